@@ -1,0 +1,140 @@
+"""The small interface every server backend implements.
+
+A backend owns one driver connection inside one namespace and knows how to run
+already-translated SQL on it: statement atomicity, transaction verbs, the
+transaction state, and how its native errors become sqlite3 exceptions.  It
+knows nothing about SQLite syntax; that is :mod:`hermes_dbapi.translate`'s job.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Iterable, Sequence
+
+from .._stdlib import sqlite3
+from ..url import Target
+
+
+class RawCursor(ABC):
+    """What a backend hands the API layer: rows in sqlite3's Python types.
+
+    Rows come from the driver cursor, or from a local buffer when the shim
+    computed the result itself (PRAGMAs, catalog queries)."""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.rowcount = -1
+        self.names: tuple[str, ...] | None = None  # result column names; None: no result set
+        self.lastrowid: int | None = None  # rowid of the last row inserted by the statement
+        self._buffered: list[tuple] | None = None
+
+    def load(self, names: tuple[str, ...] | None, rows: list[tuple]) -> None:
+        """Serve ``rows`` as this cursor's result."""
+        self.reset()
+        self.names = names
+        self._buffered = list(rows)
+        self._buffered.reverse()
+
+    def fetchone(self) -> tuple | None:
+        if self.names is None:
+            return None
+        if self._buffered is not None:
+            return self._buffered.pop() if self._buffered else None
+        return self._fetchone()
+
+    def fetchmany(self, size: int) -> list[tuple]:
+        if self.names is None:
+            return []
+        if self._buffered is not None:
+            return [self._buffered.pop() for _ in range(min(size, len(self._buffered)))]
+        return self._fetchmany(size)
+
+    def fetchall(self) -> list[tuple]:
+        if self.names is None:
+            return []
+        if self._buffered is not None:
+            rows, self._buffered = self._buffered[::-1], []
+            return rows
+        return self._fetchall()
+
+    @abstractmethod
+    def _fetchone(self) -> tuple | None: ...
+
+    @abstractmethod
+    def _fetchmany(self, size: int) -> list[tuple]: ...
+
+    @abstractmethod
+    def _fetchall(self) -> list[tuple]: ...
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+
+class Backend(ABC):
+    """One server connection, bound to one namespace."""
+
+    kind: str  # "postgres" | "mysql"
+    dialect: str  # translation table key: "postgres" | "mysql" | "mariadb"
+    server_version: tuple[int, ...]
+    namespace: str
+
+    @classmethod
+    @abstractmethod
+    def open(cls, target: Target, namespace: str, *, timeout: float) -> "Backend": ...
+
+    @abstractmethod
+    def cursor(self) -> RawCursor: ...
+
+    @abstractmethod
+    def execute(
+        self, cursor: RawCursor, sql: str, params: Sequence[Any], *, returning_rowid: bool = False, table: str = ""
+    ) -> None:
+        """Run one statement atomically: on failure nothing it did remains and an
+        open transaction stays usable, as in SQLite.  Raises sqlite3 errors."""
+
+    @abstractmethod
+    def executemany(self, cursor: RawCursor, sql: str, seq: Iterable[Sequence[Any]], *, table: str = "") -> None: ...
+
+    @abstractmethod
+    def begin(self, mode: str) -> None:
+        """Start a transaction; ``mode`` is DEFERRED, IMMEDIATE or EXCLUSIVE."""
+
+    @abstractmethod
+    def commit(self) -> None: ...
+
+    @abstractmethod
+    def rollback(self) -> None: ...
+
+    @abstractmethod
+    def savepoint(self, verb: str, name: str) -> None:
+        """``verb`` is SAVEPOINT, RELEASE or ROLLBACK TO; ``name`` is already quoted."""
+
+    @property
+    @abstractmethod
+    def in_transaction(self) -> bool: ...
+
+    @abstractmethod
+    def set_busy_timeout(self, seconds: float) -> None: ...
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    @abstractmethod
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        """Run shim-internal SQL (driver syntax) and return all rows."""
+
+    @abstractmethod
+    def has_table(self, name: str) -> bool:
+        """Whether the namespace has a table of that name (never fails a transaction)."""
+
+    @abstractmethod
+    def drop_namespace(self) -> None: ...
+
+
+def unreachable(target: Target, reason: str) -> sqlite3.OperationalError:
+    err = sqlite3.OperationalError(f"unable to open database {target.url.masked()}: {reason}")
+    err.sqlite_errorcode = sqlite3.SQLITE_CANTOPEN
+    err.sqlite_errorname = "SQLITE_CANTOPEN"
+    return err

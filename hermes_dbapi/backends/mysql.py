@@ -1,0 +1,215 @@
+"""MySQL and MariaDB through PyMySQL.
+
+The session is set up to behave like SQLite where a setting can do it: utf8mb4
+with binary collation (byte-wise, case-sensitive comparisons), strict mode (no
+silent truncation), ``NO_AUTO_VALUE_ON_ZERO`` (an explicit 0 id is stored, not
+replaced), UTC, and ``CLIENT.FOUND_ROWS`` so ``rowcount`` counts matched rows.
+MySQL already undoes only the failed statement, so no savepoints are needed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Sequence
+
+import pymysql
+from pymysql.constants import CLIENT, FIELD_TYPE, SERVER_STATUS
+from pymysql.converters import conversions
+
+from ..errors import mysql as my_errors
+from ..url import Target
+from .base import Backend, RawCursor, unreachable
+
+
+def _numeric(text: str) -> int | float:
+    if "." in text or "e" in text or "E" in text:
+        return float(text)
+    return int(text)
+
+
+def _as_text(value: Any) -> str:
+    return value.decode() if isinstance(value, (bytes, bytearray)) else str(value)
+
+
+def _bit(value: bytes) -> int:
+    return int.from_bytes(value, "big")
+
+
+_CONVERSIONS = dict(conversions)
+_CONVERSIONS.update(
+    {
+        FIELD_TYPE.DECIMAL: _numeric,
+        FIELD_TYPE.NEWDECIMAL: _numeric,
+        FIELD_TYPE.DATE: _as_text,
+        FIELD_TYPE.DATETIME: _as_text,
+        FIELD_TYPE.TIMESTAMP: _as_text,
+        FIELD_TYPE.TIME: _as_text,
+        FIELD_TYPE.YEAR: int,
+        FIELD_TYPE.JSON: _as_text,
+        FIELD_TYPE.BIT: _bit,
+    }
+)
+
+_SQL_MODE = "STRICT_ALL_TABLES,NO_AUTO_VALUE_ON_ZERO,NO_ENGINE_SUBSTITUTION,ERROR_FOR_DIVISION_BY_ZERO"
+
+
+class MyCursor(RawCursor):
+    def __init__(self, raw: pymysql.cursors.Cursor) -> None:
+        super().__init__()
+        self.raw = raw
+
+    def _fetchone(self) -> tuple | None:
+        return self.raw.fetchone()
+
+    def _fetchmany(self, size: int) -> list[tuple]:
+        return list(self.raw.fetchmany(size))
+
+    def _fetchall(self) -> list[tuple]:
+        return list(self.raw.fetchall())
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+class MySQLBackend(Backend):
+    kind = "mysql"
+
+    def __init__(self, conn: pymysql.connections.Connection, namespace: str, read_only: bool) -> None:
+        self.conn = conn
+        self.namespace = namespace
+        self.read_only = read_only
+        info = conn.get_server_info()
+        self.is_mariadb = "mariadb" in info.lower()
+        self.dialect = "mariadb" if self.is_mariadb else "mysql"
+        numbers = re.match(r"(\d+)\.(\d+)\.(\d+)", info)
+        self.server_version = tuple(int(n) for n in numbers.groups()) if numbers else (0,)
+        self._meta = conn.cursor()
+
+    @classmethod
+    def open(cls, target: Target, namespace: str, *, timeout: float) -> "MySQLBackend":
+        url = target.url
+        options = url.driver_options
+        ssl = {key[4:]: value for key, value in options.items() if key.startswith("ssl_")}
+        kwargs: dict[str, Any] = {
+            "host": url.host or "localhost",
+            "port": url.port or 3306,
+            "user": url.user or "root",
+            "password": url.password or "",
+            "charset": "utf8mb4",
+            "autocommit": True,
+            "client_flag": CLIENT.FOUND_ROWS,
+            "conv": _CONVERSIONS,
+            "connect_timeout": 10,
+            "sql_mode": _SQL_MODE,
+            "init_command": "SET time_zone = '+00:00', NAMES utf8mb4 COLLATE utf8mb4_bin, "
+            f"innodb_lock_wait_timeout = {max(1, round(timeout))}",
+        }
+        if "read_default_file" in options:
+            kwargs["read_default_file"] = options["read_default_file"]
+        if ssl:
+            kwargs["ssl"] = ssl
+        try:
+            conn = pymysql.connect(**kwargs)
+        except pymysql.Error as exc:
+            reason = str(exc.args[1]) if len(exc.args) > 1 else str(exc)
+            if url.password:
+                reason = reason.replace(url.password, "***")
+            raise unreachable(target, reason) from None
+        backend = cls(conn, namespace, target.read_only)
+        backend._ensure_namespace(target.read_only)
+        return backend
+
+    def _ensure_namespace(self, read_only: bool) -> None:
+        quoted = "`" + self.namespace + "`"
+        if not read_only:
+            self._meta.execute(f"CREATE DATABASE IF NOT EXISTS {quoted} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin")
+        try:
+            self._meta.execute(f"USE {quoted}")
+        except pymysql.Error as exc:
+            raise self._translate(exc, "") from None
+        if read_only:
+            self._meta.execute("SET SESSION TRANSACTION READ ONLY")
+
+    # -- running statements -------------------------------------------------
+
+    def cursor(self) -> MyCursor:
+        return MyCursor(self.conn.cursor())
+
+    def _translate(self, exc: BaseException, table: str) -> Exception:
+        return my_errors.translate(exc, self._lookup, table)
+
+    def _lookup(self, sql: str, params: tuple) -> list:
+        try:
+            return [row[0] for row in self.query(sql, params)]
+        except Exception:
+            return []
+
+    def execute(
+        self, cursor: MyCursor, sql: str, params: Sequence[Any], *, returning_rowid: bool = False, table: str = ""
+    ) -> None:
+        cursor.reset()
+        raw = cursor.raw
+        try:
+            raw.execute(sql, params)
+        except pymysql.Error as exc:
+            raise self._translate(exc, table) from None
+        cursor.rowcount = raw.rowcount
+        if raw.description is not None:
+            cursor.names = tuple(col[0] for col in raw.description)
+            cursor.rowcount = -1
+        elif raw.lastrowid:
+            # the OK packet names the first id of a multi-row insert; SQLite the last
+            cursor.lastrowid = raw.lastrowid + max(raw.rowcount, 1) - 1
+
+    def executemany(self, cursor: MyCursor, sql: str, seq: Iterable[Sequence[Any]], *, table: str = "") -> None:
+        cursor.reset()
+        try:
+            cursor.raw.executemany(sql, list(seq))
+        except pymysql.Error as exc:
+            raise self._translate(exc, table) from None
+        cursor.rowcount = cursor.raw.rowcount
+
+    # -- transactions -------------------------------------------------------
+
+    def begin(self, mode: str) -> None:
+        self._run_control("START TRANSACTION")
+
+    def commit(self) -> None:
+        self._run_control("COMMIT")
+
+    def rollback(self) -> None:
+        self._run_control("ROLLBACK")
+
+    def savepoint(self, verb: str, name: str) -> None:
+        self._run_control(f"{verb} {name}")
+
+    def _run_control(self, statement: str) -> None:
+        try:
+            self._meta.execute(statement)
+        except pymysql.Error as exc:
+            raise self._translate(exc, "") from None
+
+    @property
+    def in_transaction(self) -> bool:
+        return bool(self.conn.server_status & SERVER_STATUS.SERVER_STATUS_IN_TRANS)
+
+    def set_busy_timeout(self, seconds: float) -> None:
+        self._run_control(f"SET SESSION innodb_lock_wait_timeout = {max(1, round(seconds))}")
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        with self.conn.cursor() as cur:
+            cur.execute(sql, params)
+            return list(cur.fetchall())
+
+    def has_table(self, name: str) -> bool:
+        sql = "SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = %s"
+        return bool(self.query(sql, (name,)))
+
+    def drop_namespace(self) -> None:
+        self._meta.execute(f"DROP DATABASE IF EXISTS `{self.namespace}`")
+
+    def close(self) -> None:
+        try:
+            self.conn.close()
+        except pymysql.Error:
+            pass

@@ -1,0 +1,227 @@
+"""PostgreSQL through psycopg 3.
+
+The driver runs in autocommit mode and we send BEGIN/COMMIT ourselves, so the
+transaction state is always the server's (``info.transaction_status``).  Inside
+a transaction every statement runs under a savepoint: PostgreSQL would
+otherwise abort the whole transaction on the first failed statement, where
+SQLite only undoes that statement.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+import psycopg
+from psycopg import adapt, pq
+from psycopg import sql as pgsql
+from psycopg.types.string import TextLoader
+
+from ..errors import postgres as pg_errors
+from ..url import Target
+from .base import Backend, RawCursor, unreachable
+
+_IDLE = pq.TransactionStatus.IDLE
+_STMT_SAVEPOINT = "hermes_stmt"
+
+
+class _NumericLoader(adapt.Loader):
+    """NUMERIC as sqlite3 would return it: int when integral text, else float."""
+
+    def load(self, data: Any) -> int | float:
+        text = bytes(data)
+        if b"." in text or b"e" in text or b"E" in text or b"N" in text or b"I" in text:
+            return float(text)
+        return int(text)
+
+
+class _BoolLoader(adapt.Loader):
+    def load(self, data: Any) -> int:
+        return 1 if bytes(data) == b"t" else 0
+
+
+_TEXT_TYPES = ("date", "time", "timetz", "timestamp", "timestamptz", "interval", "json", "jsonb", "uuid", "money")
+
+
+def _configure_types(conn: psycopg.Connection) -> None:
+    adapters = conn.adapters
+    adapters.register_loader("numeric", _NumericLoader)
+    adapters.register_loader("bool", _BoolLoader)
+    for name in _TEXT_TYPES:
+        adapters.register_loader(name, TextLoader)
+
+
+class PgCursor(RawCursor):
+    def __init__(self, raw: psycopg.Cursor) -> None:
+        super().__init__()
+        self.raw = raw
+
+    def _fetchone(self) -> tuple | None:
+        return self.raw.fetchone()
+
+    def _fetchmany(self, size: int) -> list[tuple]:
+        return self.raw.fetchmany(size)
+
+    def _fetchall(self) -> list[tuple]:
+        return self.raw.fetchall()
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+class PostgresBackend(Backend):
+    kind = "postgres"
+    dialect = "postgres"
+
+    def __init__(self, conn: psycopg.Connection, namespace: str, read_only: bool) -> None:
+        self.conn = conn
+        self.namespace = namespace
+        self.read_only = read_only
+        version = conn.info.server_version
+        self.server_version = (version // 10000, version % 10000)
+        self._meta = conn.cursor()
+
+    @classmethod
+    def open(cls, target: Target, namespace: str, *, timeout: float) -> "PostgresBackend":
+        url = target.url
+        params: dict[str, Any] = dict(url.driver_options)
+        for key, value in (("host", url.host), ("port", url.port), ("user", url.user), ("dbname", url.dbname)):
+            if value is not None:
+                params[key] = value
+        if url.password is not None:
+            params["password"] = url.password
+        params.setdefault("connect_timeout", 10)
+        options = f"-c search_path={namespace} -c TimeZone=UTC -c lock_timeout={int(timeout * 1000)}"
+        if target.read_only:
+            options += " -c default_transaction_read_only=on"
+        params["options"] = options
+        try:
+            conn = psycopg.connect(autocommit=True, **params)
+        except psycopg.Error as exc:
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            if url.password:
+                reason = reason.replace(url.password, "***")
+            raise unreachable(target, reason) from None
+        _configure_types(conn)
+        backend = cls(conn, namespace, target.read_only)
+        backend._ensure_namespace()
+        return backend
+
+    def _ensure_namespace(self) -> None:
+        exists = self.query("SELECT 1 FROM pg_namespace WHERE nspname = %s", (self.namespace,))
+        if exists:
+            return
+        if self.read_only:
+            raise unreachable_readonly(self.namespace)
+        try:
+            self._meta.execute(pgsql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(pgsql.Identifier(self.namespace)))
+        except psycopg.errors.UniqueViolation:
+            pass  # another process created it between our check and our CREATE
+
+    # -- running statements -------------------------------------------------
+
+    def cursor(self) -> PgCursor:
+        return PgCursor(self.conn.cursor())
+
+    def _translate(self, exc: psycopg.Error) -> Exception:
+        return pg_errors.translate(exc, self._lookup)
+
+    def _lookup(self, sql: str, params: tuple) -> list:
+        try:
+            return [row[0] for row in self.query(sql, params)]
+        except Exception:
+            return []
+
+    def execute(
+        self, cursor: PgCursor, sql: str, params: Sequence[Any], *, returning_rowid: bool = False, table: str = ""
+    ) -> None:
+        cursor.reset()
+        raw = cursor.raw
+        guarded = self.conn.info.transaction_status != _IDLE
+        try:
+            if guarded:
+                self._meta.execute("SAVEPOINT " + _STMT_SAVEPOINT)
+            raw.execute(sql, params)
+            if guarded:
+                self._meta.execute("RELEASE SAVEPOINT " + _STMT_SAVEPOINT)
+        except psycopg.Error as exc:
+            if guarded:
+                self._undo_statement()
+            raise self._translate(exc) from None
+        cursor.rowcount = raw.rowcount
+        if raw.description is None:
+            return
+        if returning_rowid:
+            rows = raw.fetchall()
+            if rows:
+                cursor.lastrowid = rows[-1][-1]
+            return
+        cursor.names = tuple(col.name for col in raw.description)
+
+    def _undo_statement(self) -> None:
+        try:
+            self._meta.execute("ROLLBACK TO SAVEPOINT " + _STMT_SAVEPOINT)
+            self._meta.execute("RELEASE SAVEPOINT " + _STMT_SAVEPOINT)
+        except psycopg.Error:
+            pass  # connection-level trouble: the caller's error says more
+
+    def executemany(self, cursor: PgCursor, sql: str, seq: Iterable[Sequence[Any]], *, table: str = "") -> None:
+        cursor.reset()
+        guarded = self.conn.info.transaction_status != _IDLE
+        try:
+            if guarded:
+                self._meta.execute("SAVEPOINT " + _STMT_SAVEPOINT)
+            cursor.raw.executemany(sql, seq)
+            if guarded:
+                self._meta.execute("RELEASE SAVEPOINT " + _STMT_SAVEPOINT)
+        except psycopg.Error as exc:
+            if guarded:
+                self._undo_statement()
+            raise self._translate(exc) from None
+        cursor.rowcount = cursor.raw.rowcount
+
+    # -- transactions -------------------------------------------------------
+
+    def begin(self, mode: str) -> None:
+        self._run_control("BEGIN")
+
+    def commit(self) -> None:
+        self._run_control("COMMIT")
+
+    def rollback(self) -> None:
+        self._run_control("ROLLBACK")
+
+    def savepoint(self, verb: str, name: str) -> None:
+        self._run_control(f"{verb} {name}")
+
+    def _run_control(self, statement: str) -> None:
+        try:
+            self._meta.execute(statement)
+        except psycopg.Error as exc:
+            raise self._translate(exc) from None
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.conn.info.transaction_status != _IDLE
+
+    def set_busy_timeout(self, seconds: float) -> None:
+        self._run_control(f"SET lock_timeout = {int(seconds * 1000)}")
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        with self.conn.cursor() as cur:
+            cur.execute(sql, params)
+            return cur.fetchall() if cur.description is not None else []
+
+    def has_table(self, name: str) -> bool:
+        return bool(self.query("SELECT to_regclass(%s) IS NOT NULL", (f'"{self.namespace}"."{name}"',))[0][0])
+
+    def drop_namespace(self) -> None:
+        self._meta.execute(pgsql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(pgsql.Identifier(self.namespace)))
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def unreachable_readonly(namespace: str) -> Exception:
+    from ..errors import operational
+
+    return operational(f"unable to open database file (read-only, namespace {namespace} does not exist)", "SQLITE_CANTOPEN")

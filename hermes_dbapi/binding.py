@@ -1,0 +1,97 @@
+"""Parameter values as sqlite3 binds them, in the order the driver SQL wants.
+
+sqlite3 adapts a value (registered adapters, ``__conform__``), then binds ints
+as 64-bit integers, floats, str, buffers as BLOBs and None as NULL.  We do the
+same so a server receives exactly what SQLite would have stored.  When a call
+is wrong (count, names, types) the real sqlite3 is asked to bind the same
+statement, so the exception is the standard module's own, word for word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Callable
+
+from . import errors
+from ._stdlib import sqlite3
+
+_PLAIN = (int, float, str, bytes, type(None))
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+class BindError(Exception):
+    """Our fast checks failed: let the real sqlite3 produce the exception."""
+
+
+def adapt(value: Any) -> Any:
+    kind = type(value)
+    if kind in _PLAIN:
+        if kind is int and not _INT64[0] <= value <= _INT64[1]:
+            raise OverflowError("Python int too large to convert to SQLite INTEGER")
+        return value
+    adapter = sqlite3.adapters.get((kind, sqlite3.PrepareProtocol))
+    if adapter is not None:
+        value = adapter(value)
+    else:
+        conform = getattr(value, "__conform__", None)
+        if conform is not None:
+            adapted = conform(sqlite3.PrepareProtocol)
+            if adapted is not None:
+                value = adapted
+    if isinstance(value, int):
+        value = int(value)
+        if not _INT64[0] <= value <= _INT64[1]:
+            raise OverflowError("Python int too large to convert to SQLite INTEGER")
+        return value
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    if value is None:
+        return None
+    raise BindError
+
+
+def bind(
+    parameters: Any,
+    count: int,
+    names: tuple[str | None, ...],
+    order: tuple[int, ...],
+    on_named_sequence: Callable[[], None],
+) -> tuple:
+    """Driver parameter tuple for one execution; raises BindError on misuse.
+
+    ``on_named_sequence`` runs when named parameters come from a sequence, which
+    sqlite3 binds by position (warning about it on 3.12+, refusing on 3.14)."""
+    if isinstance(parameters, dict):
+        values = []
+        for name in names:
+            if name is None:
+                raise BindError
+            key = name[1:]
+            if key not in parameters:
+                raise BindError
+            values.append(parameters[key])
+    elif isinstance(parameters, (tuple, list)) or (
+        isinstance(parameters, Sequence) and not isinstance(parameters, (str, bytes, Mapping))
+    ):
+        if len(parameters) != count:
+            raise BindError
+        if count and any(name is not None for name in names):
+            on_named_sequence()
+        values = list(parameters)
+    else:
+        raise BindError
+    adapted = [adapt(v) for v in values]
+    return tuple(adapted[i] for i in order)
+
+
+def raise_like_sqlite(sql: str, parameters: Any, explain: Callable[[str, Any], Any]) -> None:
+    """Bind ``parameters`` to ``sql`` on real SQLite and raise what it raises."""
+    try:
+        explain("EXPLAIN " + sql, parameters)
+    except (sqlite3.Error, OverflowError, TypeError, ValueError):
+        raise
+    raise errors.programming("parameters are of unsupported type")

@@ -1,0 +1,1 @@
+"""SQLite's catalog on a server: the shadow schema, its server copy, PRAGMAs."""

@@ -1,0 +1,154 @@
+"""The shadow catalog: an in-memory SQLite database holding the namespace's schema.
+
+Every DDL statement the application sends through a server connection is also
+run here, on empty tables.  That gives, straight from SQLite itself: its syntax
+errors and schema errors with their exact messages, the declared types, keys
+and rowid aliases the translator needs, the column names SQLite would give a
+result set, and (for the catalog emulation) ``sqlite_master`` and the PRAGMAs.
+The server keeps the DDL texts (:mod:`.store`) so every connection can rebuild
+the same shadow.
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+from typing import Iterable
+
+from .._stdlib import sqlite3
+
+_NAME_STEPS = 20_000  # VM steps allowed when asking SQLite for result column names
+
+
+class _TooLong(Exception):
+    pass
+
+
+class Shadow:
+    def __init__(self) -> None:
+        self.db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        self.lock = threading.RLock()
+        self.epoch = 0  # bumped whenever the schema changes
+
+    # -- SchemaView -----------------------------------------------------------
+
+    def columns(self, table: str) -> list[tuple[str, str, bool]]:
+        with self.lock:
+            try:
+                info = self.db.execute("SELECT name, type, pk FROM pragma_table_info(?)", (table,)).fetchall()
+                keyed = self._unique_columns(table)
+            except sqlite3.Error:
+                return []
+        return [(name, declared, bool(pk) or name in keyed) for name, declared, pk in info]
+
+    def _unique_columns(self, table: str) -> set[str]:
+        names: set[str] = set()
+        for _, index, unique, *_ in self.db.execute("SELECT * FROM pragma_index_list(?)", (table,)).fetchall():
+            if unique:
+                names.update(row[2] for row in self.db.execute("SELECT * FROM pragma_index_info(?)", (index,)))
+        return names
+
+    def rowid_column(self, table: str) -> str | None:
+        with self.lock:
+            try:
+                pk = self.db.execute(
+                    "SELECT name, type FROM pragma_table_info(?) WHERE pk > 0", (table,)
+                ).fetchall()
+                if len(pk) != 1 or pk[0][1].upper() != "INTEGER":
+                    return None
+                origins = [row[3] for row in self.db.execute("SELECT * FROM pragma_index_list(?)", (table,))]
+                if "pk" in origins:
+                    return None  # PRIMARY KEY DESC or WITHOUT ROWID keeps a separate key
+                self.db.execute(f'SELECT rowid FROM "{table.replace(chr(34), chr(34) * 2)}" LIMIT 0')
+            except sqlite3.Error:
+                return None
+            return pk[0][0]
+
+    def has_table(self, name: str) -> bool:
+        with self.lock:
+            row = self.db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ? COLLATE NOCASE", (name,)
+            ).fetchone()
+        return row is not None
+
+    # -- checking and naming statements --------------------------------------
+
+    def check(self, sql: str, count: int, names: tuple[str | None, ...]) -> sqlite3.Error | None:
+        """Compile ``sql`` without running it; return SQLite's error, if any."""
+        with self.lock:
+            try:
+                self._run("EXPLAIN " + sql, count, names)
+            except sqlite3.Error as exc:
+                return exc
+        return None
+
+    def result_names(self, sql: str, count: int, names: tuple[str | None, ...]) -> tuple[str, ...] | None:
+        """The column names SQLite gives this query's result, or None if unknown."""
+        with self.lock:
+            self.db.execute("SAVEPOINT hdb_names")
+            steps = [0]
+
+            def progress() -> int:
+                steps[0] += 1
+                return 1 if steps[0] * 100 > _NAME_STEPS else 0
+
+            self.db.set_progress_handler(progress, 100)
+            try:
+                cursor = self._run(sql, count, names)
+                description = cursor.description
+            except sqlite3.Error:
+                description = None
+            finally:
+                self.db.set_progress_handler(None, 0)
+                self.db.execute("ROLLBACK TO hdb_names")
+                self.db.execute("RELEASE hdb_names")
+        if description is None:
+            return None
+        return tuple(col[0] for col in description)
+
+    def _run(self, sql: str, count: int, names: tuple[str | None, ...]) -> sqlite3.Cursor:
+        if count == 0:
+            return self.db.execute(sql)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            if all(n is not None for n in names):
+                return self.db.execute(sql, {n[1:]: None for n in names if n})
+            return self.db.execute(sql, [None] * count)
+
+    # -- schema changes -------------------------------------------------------
+
+    def apply(self, sql: str) -> None:
+        """Run one DDL statement; raises SQLite's own error if SQLite refuses it."""
+        with self.lock:
+            self.db.execute("SAVEPOINT hdb_ddl")
+            try:
+                self.db.execute(sql)
+            except BaseException:
+                self.db.execute("ROLLBACK TO hdb_ddl")
+                self.db.execute("RELEASE hdb_ddl")
+                raise
+            self.db.execute("RELEASE hdb_ddl")
+            self.epoch += 1
+
+    def dump(self) -> list[tuple[str, str, str, str]]:
+        """(type, name, tbl_name, sql) of every object, in creation order."""
+        with self.lock:
+            return self.db.execute(
+                "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid"
+            ).fetchall()
+
+    def load(self, rows: Iterable[tuple[str, str, str, str]]) -> None:
+        """Replace the whole schema with ``rows`` (as produced by :meth:`dump`)."""
+        with self.lock:
+            fresh = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            for _type, _name, _tbl, sql in rows:
+                try:
+                    fresh.execute(sql)
+                except sqlite3.Error:
+                    continue  # e.g. shadow tables FTS5 re-creates itself
+            old, self.db = self.db, fresh
+            old.close()
+            self.epoch += 1
+
+    def close(self) -> None:
+        self.db.close()

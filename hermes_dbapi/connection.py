@@ -1,0 +1,483 @@
+"""``Connection`` for server backends, shaped like ``sqlite3.Connection``.
+
+Every statement goes one way: classify it (transaction control never reaches
+sqlglot), translate it (cached), bind its parameters, open sqlite3's implicit
+transaction if the mode asks for one, and hand it to the backend.  DDL is also
+applied to the shadow catalog, which then answers for SQLite's schema.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABCMeta
+from typing import Any, Iterable
+
+from . import binding, errors, statements
+from ._stdlib import sqlite3
+from .backends.base import Backend
+from .catalog import store
+from .catalog.shadow import Shadow
+from .cursor import Cursor
+from .transactions import Transactions
+from .translate import Translation, TranslationCache, translate
+from .translate.context import Context
+
+LEGACY = getattr(sqlite3, "LEGACY_TRANSACTION_CONTROL", -1)
+HAS_AUTOCOMMIT = hasattr(sqlite3, "LEGACY_TRANSACTION_CONTROL")
+
+_SHARED_CACHE = TranslationCache(4096)
+_probe = sqlite3.connect(":memory:", check_same_thread=False)  # validates attribute values like sqlite3
+_probe_lock = threading.Lock()
+
+
+class Connection(metaclass=ABCMeta):
+    """A connection to a server namespace that behaves like ``sqlite3.Connection``."""
+
+    Error = sqlite3.Error
+    Warning = sqlite3.Warning
+    InterfaceError = sqlite3.InterfaceError
+    DatabaseError = sqlite3.DatabaseError
+    DataError = sqlite3.DataError
+    OperationalError = sqlite3.OperationalError
+    IntegrityError = sqlite3.IntegrityError
+    InternalError = sqlite3.InternalError
+    ProgrammingError = sqlite3.ProgrammingError
+    NotSupportedError = sqlite3.NotSupportedError
+
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        timeout: float = 5.0,
+        detect_types: int = 0,
+        isolation_level: str | None = "",
+        check_same_thread: bool = True,
+        cached_statements: int = 128,
+        autocommit: Any = LEGACY,
+        drop_on_close: bool = False,
+    ) -> None:
+        self._backend = backend
+        self._lock = threading.RLock()
+        self._thread = threading.get_ident()
+        self._check_same_thread = check_same_thread
+        self._closed = False
+        self._drop_on_close = drop_on_close
+        self.detect_types = detect_types
+        self.row_factory: Any = None
+        self.text_factory: Any = str
+        self._isolation_level: str | None = None
+        self.isolation_level = isolation_level
+        self._autocommit = LEGACY
+        self._local_cache = TranslationCache(max(cached_statements, 16))
+        self._names: dict[str, tuple[str, ...] | None] = {}
+        self._rowid_sql: dict[tuple[str, str], str] = {}
+        self._shadow = Shadow()
+        self._shadow.load(store.read(backend))
+        self._ctx_epoch = self._shadow.epoch
+        self._tx = Transactions(backend)
+        self._total_changes = 0
+        self._last_rowid = 0
+        self._progress: tuple[Any, int] | None = None
+        backend.set_busy_timeout(timeout)
+        if autocommit is not LEGACY:
+            self.autocommit = autocommit
+
+    # -- guards ------------------------------------------------------------------
+
+    def _check_thread(self) -> None:
+        if self._check_same_thread and threading.get_ident() != self._thread:
+            raise errors.programming(
+                "SQLite objects created in a thread can only be used in that same thread. "
+                f"The object was created in thread id {self._thread} and this is thread id {threading.get_ident()}."
+            )
+
+    def _check(self) -> None:
+        self._check_thread()
+        if self._closed:
+            raise errors.programming("Cannot operate on a closed database.")
+
+    # -- attributes that behave like sqlite3's ------------------------------------
+
+    @property
+    def isolation_level(self) -> str | None:
+        return self._isolation_level
+
+    @isolation_level.setter
+    def isolation_level(self, value: str | None) -> None:
+        with _probe_lock:
+            _probe.isolation_level = value  # raises sqlite3's own TypeError/ValueError
+            _probe.isolation_level = ""
+        if value is None and not self._closed and getattr(self, "_tx", None) is not None:
+            self.commit()
+        self._isolation_level = value
+
+    @property
+    def autocommit(self) -> Any:
+        if not HAS_AUTOCOMMIT:
+            raise AttributeError("'Connection' object has no attribute 'autocommit'")
+        return self._autocommit
+
+    @autocommit.setter
+    def autocommit(self, value: Any) -> None:
+        if not HAS_AUTOCOMMIT:
+            raise AttributeError("'Connection' object has no attribute 'autocommit'")
+        with _probe_lock:
+            _probe.autocommit = value  # same validation and messages as sqlite3
+            _probe.autocommit = LEGACY
+        self._check()
+        if value is True and self.in_transaction:
+            self._tx.commit()
+        self._autocommit = value if value is LEGACY else bool(value)
+        if self._autocommit is False and not self.in_transaction:
+            self._tx.begin("DEFERRED")
+
+    @property
+    def in_transaction(self) -> bool:
+        self._check()
+        return self._backend.in_transaction
+
+    @property
+    def total_changes(self) -> int:
+        self._check()
+        return self._total_changes
+
+    # -- cursors and statements -------------------------------------------------
+
+    def cursor(self, factory: Any = Cursor) -> Cursor:
+        self._check()
+        cursor = factory(self)
+        if not isinstance(cursor, Cursor):
+            raise TypeError("factory must return a cursor, not " + type(cursor).__name__)
+        if self.row_factory is not None and cursor.row_factory is None:
+            pass  # the connection's row_factory applies at fetch time
+        return cursor
+
+    def execute(self, sql: str, parameters: Any = (), /) -> Cursor:
+        return self.cursor().execute(sql, parameters)
+
+    def executemany(self, sql: str, parameters: Iterable[Any], /) -> Cursor:
+        return self.cursor().executemany(sql, parameters)
+
+    def executescript(self, sql_script: str, /) -> Cursor:
+        return self.cursor().executescript(sql_script)
+
+    def commit(self) -> None:
+        self._check()
+        with self._lock:
+            if self._backend.in_transaction:
+                self._tx.commit()
+                self._after_transaction_end()
+            if self._autocommit is False:
+                self._tx.begin("DEFERRED")
+
+    def rollback(self) -> None:
+        self._check()
+        with self._lock:
+            if self._backend.in_transaction:
+                self._tx.rollback()
+                self._after_transaction_end(rolled_back=True)
+            if self._autocommit is False:
+                self._tx.begin("DEFERRED")
+
+    def close(self) -> None:
+        self._check_thread()
+        if self._closed:
+            return
+        with self._lock:
+            try:
+                if self._backend.in_transaction and self._autocommit is False:
+                    self._tx.rollback()
+                elif self._backend.in_transaction:
+                    self._tx.rollback()
+                if self._drop_on_close:
+                    self._backend.drop_namespace()
+            finally:
+                self._closed = True
+                self._backend.close()
+                self._shadow.close()
+
+    def __enter__(self) -> "Connection":
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+        if exc_type is None:
+            try:
+                self.commit()
+            except BaseException:
+                self.rollback()
+                raise
+        else:
+            self.rollback()
+        return False
+
+    def __call__(self, sql: str) -> Any:
+        raise errors.make(sqlite3.NotSupportedError, "compiled statement objects are not supported", None)
+
+    # -- the statement path -----------------------------------------------------
+
+    def _translation(self, sql: str, translation_params: Any = None) -> Translation:
+        dialect = self._backend.dialect
+        if self._shadow.epoch != self._ctx_epoch:
+            self._local_cache.clear()
+            self._names.clear()
+            self._rowid_sql.clear()
+            self._ctx_epoch = self._shadow.epoch
+        found = _SHARED_CACHE.get(dialect, sql) or self._local_cache.get(dialect, sql)
+        if found is not None:
+            return found
+        ctx = Context(dialect=dialect, version=self._backend.server_version, schema=self._shadow)
+        try:
+            result = translate(sql, ctx)
+        except sqlite3.Error:
+            self._raise_sqlite_error(sql)
+            raise
+        (self._local_cache if result.schema_dependent else _SHARED_CACHE).put(dialect, sql, result)
+        return result
+
+    def _raise_sqlite_error(self, sql: str) -> None:
+        """If SQLite itself rejects the statement's syntax, raise its error."""
+        from .translate.params import scan
+
+        params = scan(sql)
+        problem = self._shadow.check(sql, params.count, params.names)
+        if problem is not None and _is_syntax_error(problem):
+            raise problem
+
+    def _execute_on(self, cursor: Cursor, sql: str, parameters: Any) -> None:
+        if not isinstance(sql, str):
+            raise TypeError(f"execute() argument 1 must be str, not {type(sql).__name__}")
+        if "\x00" in sql:
+            raise errors.programming("the query contains a null character")
+        with self._lock:
+            self._check_progress()
+            keyword = statements.leading_keyword(sql)
+            if self._run_special(cursor, sql, keyword, parameters):
+                return
+            translation = self._translation(sql)
+            params = self._bind(sql, translation, parameters)
+            self._begin_implicitly(keyword)
+            self._run(cursor, sql, translation, params)
+
+    def _run_special(self, cursor: Cursor, sql: str, keyword: str, parameters: Any) -> bool:
+        """Statements that never reach the translator; True if handled."""
+        if keyword == "":
+            if not statements.is_empty(sql):
+                self._raise_sqlite_error(sql)
+                raise errors.operational("unrecognized statement")
+            cursor._set_result(None, -1, cursor.lastrowid)
+            return True
+        control = statements.control(sql, keyword)
+        if control is False:
+            self._raise_sqlite_error(sql)
+            raise errors.operational(f'near "{keyword}": syntax error')
+        if control is not None:
+            if self._autocommit is False and control.verb == "BEGIN":
+                raise errors.operational("cannot start a transaction within a transaction")
+            ended = self._tx.run(control)
+            if ended:
+                self._after_transaction_end(rolled_back=control.verb == "ROLLBACK")
+            cursor._set_result(None, -1, self._last_rowid)
+            return True
+        if keyword == "PRAGMA":
+            from .catalog import pragmas
+
+            names, rows = pragmas.run(self, sql, parameters)
+            cursor._raw_cursor().load(names, rows)
+            cursor._set_result(names, -1, self._last_rowid)
+            return True
+        return False
+
+    def _bind(self, sql: str, translation: Translation, parameters: Any) -> tuple:
+        def warn_named() -> None:  # sqlite3 3.12+ warns, 3.14 refuses: let it say which
+            self._shadow_explain("EXPLAIN " + sql, parameters)
+
+        try:
+            return binding.bind(parameters, translation.count, translation.names, translation.order, warn_named)
+        except binding.BindError:
+            binding.raise_like_sqlite(sql, parameters, self._shadow_explain)
+            raise  # unreachable: raise_like_sqlite always raises
+
+    def _shadow_explain(self, sql: str, parameters: Any) -> Any:
+        with self._shadow.lock:
+            return self._shadow.db.execute(sql, parameters)
+
+    def _begin_implicitly(self, keyword: str) -> None:
+        if self._backend.in_transaction:
+            return
+        if self._autocommit is False:
+            self._tx.begin("DEFERRED")
+        elif (
+            self._autocommit is LEGACY
+            and self._isolation_level is not None
+            and statements.is_dml(keyword)
+        ):
+            self._tx.begin(self._isolation_level or "DEFERRED")
+
+    def _run(self, cursor: Cursor, sql: str, translation: Translation, params: tuple) -> None:
+        backend = self._backend
+        raw = cursor._raw_cursor()
+        if translation.is_ddl:
+            self._run_ddl(cursor, sql, translation, params)
+            return
+        driver_sql, returning = self._with_rowid(translation)
+        backend.execute(raw, driver_sql, params, returning_rowid=returning, table=translation.table)
+        names = None
+        if raw.names is not None:
+            names = self._result_names(sql, translation, raw.names)
+        rowcount = raw.rowcount if translation.table and raw.names is None else -1
+        if translation.table and rowcount > 0:
+            self._total_changes += rowcount
+        if raw.lastrowid is not None:
+            self._last_rowid = raw.lastrowid
+        cursor._set_result(names, rowcount, self._last_rowid)
+
+    def _with_rowid(self, translation: Translation) -> tuple[str, bool]:
+        """PostgreSQL reports inserted ids only through RETURNING."""
+        if not translation.is_insert or translation.returns_rows or self._backend.kind != "postgres":
+            return translation.sql, False
+        key = (translation.sql, translation.table)
+        cached = self._rowid_sql.get(key)
+        if cached is None:
+            column = self._shadow.rowid_column(translation.table)
+            cached = translation.sql if column is None else f'{translation.sql} RETURNING "{column}"'
+            self._rowid_sql[key] = cached
+        return cached, cached is not translation.sql
+
+    def _result_names(self, sql: str, translation: Translation, server_names: tuple[str, ...]) -> tuple[str, ...]:
+        names = self._names.get(sql, ())
+        if names == ():
+            names = self._shadow.result_names(sql, translation.count, translation.names)
+            self._names[sql] = names
+        if names is None or len(names) != len(server_names):
+            return server_names
+        return names
+
+    def _run_ddl(self, cursor: Cursor, sql: str, translation: Translation, params: tuple) -> None:
+        before = self._shadow.dump()
+        self._shadow.apply(sql)
+        try:
+            self._backend.execute(cursor._raw_cursor(), translation.sql, params, table=translation.table)
+            store.write(self._backend, self._shadow.dump())
+        except BaseException:
+            self._shadow.load(before)
+            raise
+        self._tx.note_ddl()
+        cursor._set_result(None, -1, self._last_rowid)
+
+    def _after_transaction_end(self, rolled_back: bool = False) -> None:
+        if rolled_back and self._tx.take_ddl_flag():
+            self._shadow.load(store.read(self._backend))
+
+    def _executemany_on(self, cursor: Cursor, sql: str, seq_of_parameters: Iterable[Any]) -> None:
+        if not isinstance(sql, str):
+            raise TypeError(f"executemany() argument 1 must be str, not {type(sql).__name__}")
+        if "\x00" in sql:
+            raise errors.programming("the query contains a null character")
+        with self._lock:
+            self._check_progress()
+            keyword = statements.leading_keyword(sql)
+            translation = self._translation(sql)
+            if translation.returns_rows:
+                raise errors.programming("executemany() can only execute DML statements.")
+            batch = [self._bind(sql, translation, p) for p in seq_of_parameters]
+            self._begin_implicitly(keyword)
+            raw = cursor._raw_cursor()
+            if batch:
+                self._backend.executemany(raw, translation.sql, batch, table=translation.table)
+                rowcount = raw.rowcount if translation.table else -1
+            else:
+                rowcount = 0 if translation.table else -1
+            if rowcount > 0:
+                self._total_changes += rowcount
+            cursor._set_result(None, rowcount, None)
+
+    def _executescript_on(self, cursor: Cursor, script: str) -> None:
+        if not isinstance(script, str):
+            raise TypeError(f"executescript() argument 1 must be str, not {type(script).__name__}")
+        if "\x00" in script:
+            raise errors.programming("embedded null character")
+        with self._lock:
+            if self._autocommit is LEGACY and self._backend.in_transaction:
+                self._tx.commit()
+            for statement in statements.split_script(script):
+                keyword = statements.leading_keyword(statement)
+                if self._run_special(cursor, statement, keyword, ()):
+                    continue
+                translation = self._translation(statement)
+                params = self._bind(statement, translation, ())
+                self._run(cursor, statement, translation, params)
+            cursor._set_result(None, -1, cursor.lastrowid)
+
+    def _check_progress(self) -> None:
+        if self._progress is not None and self._progress[0]():
+            raise errors.operational("interrupted", "SQLITE_INTERRUPT")
+
+    # -- the rest of sqlite3.Connection ----------------------------------------------
+
+    def set_progress_handler(self, progress_handler: Any, n: int) -> None:
+        self._check()
+        self._progress = None if progress_handler is None or n <= 0 else (progress_handler, n)
+
+    def set_trace_callback(self, trace_callback: Any) -> None:
+        self._check()
+
+    def set_authorizer(self, authorizer_callback: Any) -> None:
+        self._check()
+        if authorizer_callback is not None:
+            raise errors.not_supported("set_authorizer", self._backend.dialect)
+
+    def create_function(self, name: str, narg: int, func: Any, *, deterministic: bool = False) -> None:
+        self._check()
+        raise errors.not_supported(f"create_function({name!r})", self._backend.dialect)
+
+    def create_aggregate(self, name: str, n_arg: int, aggregate_class: Any) -> None:
+        self._check()
+        raise errors.not_supported(f"create_aggregate({name!r})", self._backend.dialect)
+
+    def create_collation(self, name: str, callable: Any) -> None:
+        self._check()
+        raise errors.not_supported(f"create_collation({name!r})", self._backend.dialect)
+
+    def enable_load_extension(self, enabled: bool, /) -> None:
+        self._check()
+
+    def load_extension(self, path: str, /, *, entrypoint: str | None = None) -> None:
+        self._check()
+        raise errors.operational(f"{path}: extensions cannot be loaded into a {self._backend.dialect} server")
+
+    def interrupt(self) -> None:
+        if self._closed:
+            raise errors.programming("Cannot operate on a closed database.")
+
+    def getlimit(self, category: int, /) -> int:
+        self._check()
+        with _probe_lock:
+            return _probe.getlimit(category)
+
+    def setlimit(self, category: int, limit: int, /) -> int:
+        self._check()
+        with _probe_lock:
+            return _probe.getlimit(category)
+
+    if hasattr(sqlite3.Connection, "setconfig"):
+
+        def setconfig(self, op: int, enable: bool = True, /) -> bool:
+            self._check()
+            return bool(enable)
+
+        def getconfig(self, op: int, /) -> bool:
+            self._check()
+            return False
+
+
+Connection.register(sqlite3.Connection)
+
+
+def _is_syntax_error(exc: sqlite3.Error) -> bool:
+    text = str(exc)
+    if isinstance(exc, sqlite3.ProgrammingError):
+        return "one statement at a time" in text
+    return any(
+        marker in text
+        for marker in ("syntax error", "unrecognized token", "incomplete input", "no such function", "wrong number")
+    )

@@ -1,0 +1,158 @@
+"""``Cursor`` for server connections, shaped like ``sqlite3.Cursor``.
+
+The cursor holds result state only (rows, description, rowcount, lastrowid);
+running a statement is the connection's job, so the transaction rules live in
+one place.
+"""
+
+from __future__ import annotations
+
+from abc import ABCMeta
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
+
+from . import errors
+from .backends.base import RawCursor
+from .row import is_row_class, row_builder
+
+if TYPE_CHECKING:
+    from .connection import Connection
+
+
+class Cursor(metaclass=ABCMeta):
+    """A server-backed cursor with the standard ``sqlite3.Cursor`` behaviour."""
+
+    def __init__(self, connection: "Connection") -> None:
+        if not hasattr(connection, "_execute_on"):
+            raise TypeError(f"argument 1 must be hermes_dbapi.Connection, not {type(connection).__name__}")
+        self._connection = connection
+        self._raw: RawCursor | None = None
+        self._closed = False
+        self._names: tuple[str, ...] | None = None
+        self._convert = None
+        self.arraysize = 1
+        self.rowcount = -1
+        self.lastrowid: int | None = None
+        self.row_factory = None
+        self.description: tuple | None = None
+
+    # -- state shared with the connection --------------------------------------
+
+    @property
+    def connection(self) -> "Connection":
+        return self._connection
+
+    def _check(self) -> None:
+        self._connection._check()
+        if self._closed:
+            raise errors.programming("Cannot operate on a closed cursor.")
+
+    def _raw_cursor(self) -> RawCursor:
+        if self._raw is None:
+            self._raw = self._connection._backend.cursor()
+        return self._raw
+
+    def _set_result(self, names: tuple[str, ...] | None, rowcount: int, lastrowid: int | None) -> None:
+        self._names = names
+        self.description = None if names is None else tuple((n, None, None, None, None, None, None) for n in names)
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+        self._convert = None
+
+    def _converter(self):
+        if self._convert is None:
+            self._convert = self._make_converter()
+        return self._convert
+
+    def _make_converter(self):
+        factory = self.row_factory if self.row_factory is not None else self._connection.row_factory
+        text_factory = self._connection.text_factory
+        decode = None
+        if text_factory is not str:
+            def decode(values: tuple) -> tuple:
+                return tuple(text_factory(v.encode("utf-8", "surrogatepass")) if type(v) is str else v for v in values)
+
+        if factory is None:
+            return decode
+        if is_row_class(factory):
+            build = row_builder(factory, self._names or ())
+        else:
+            def build(values: tuple, cursor: Cursor = self, make: Any = factory) -> Any:
+                return make(cursor, values)
+        if decode is None:
+            return build
+        return lambda values: build(decode(values))
+
+    # -- executing -----------------------------------------------------------
+
+    def execute(self, sql: str, parameters: Any = (), /) -> "Cursor":
+        self._check()
+        self._connection._execute_on(self, sql, parameters)
+        return self
+
+    def executemany(self, sql: str, seq_of_parameters: Iterable[Any], /) -> "Cursor":
+        self._check()
+        self._connection._executemany_on(self, sql, seq_of_parameters)
+        return self
+
+    def executescript(self, sql_script: str, /) -> "Cursor":
+        self._check()
+        self._connection._executescript_on(self, sql_script)
+        return self
+
+    # -- fetching -------------------------------------------------------------
+
+    def fetchone(self) -> Any:
+        self._check()
+        if self._names is None or self._raw is None:
+            return None
+        with self._connection._lock:
+            values = self._raw.fetchone()
+        if values is None:
+            return None
+        convert = self._converter()
+        return convert(values) if convert is not None else values
+
+    def fetchmany(self, size: int | None = None) -> list:
+        self._check()
+        if size is None:
+            size = self.arraysize
+        if self._names is None or self._raw is None or size <= 0:
+            return []
+        with self._connection._lock:
+            rows = self._raw.fetchmany(size)
+        convert = self._converter()
+        return [convert(r) for r in rows] if convert is not None else list(rows)
+
+    def fetchall(self) -> list:
+        self._check()
+        if self._names is None or self._raw is None:
+            return []
+        with self._connection._lock:
+            rows = self._raw.fetchall()
+        convert = self._converter()
+        return [convert(r) for r in rows] if convert is not None else list(rows)
+
+    def __iter__(self) -> Iterator[Any]:
+        return self
+
+    def __next__(self) -> Any:
+        row = self.fetchone()
+        if row is None:
+            raise StopIteration
+        return row
+
+    # -- the rest of the interface --------------------------------------------
+
+    def close(self) -> None:
+        self._connection._check_thread()
+        if self._raw is not None:
+            self._raw.close()
+            self._raw = None
+        self._names = None
+        self._closed = True
+
+    def setinputsizes(self, sizes: Any, /) -> None:
+        self._check()
+
+    def setoutputsize(self, size: Any, column: Any = None, /) -> None:
+        self._check()

@@ -1,0 +1,156 @@
+"""MySQL/MariaDB error number → sqlite3 exception, as one table.
+
+MySQL messages name less than PostgreSQL's diagnostics do, so rules get the
+statement's target table as a hint and may ask ``information_schema`` (error
+path only) for the columns of a violated key.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from .._stdlib import sqlite3
+from . import make
+
+Lookup = Callable[[str, tuple], list]
+Rule = Callable[[str, Lookup, str], sqlite3.Error]
+
+_KEY_COLUMNS_SQL = (
+    "SELECT COLUMN_NAME FROM information_schema.STATISTICS "
+    "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = %s AND INDEX_NAME = %s ORDER BY SEQ_IN_INDEX"
+)
+_QUOTED = re.compile(r"'([^']*)'")
+
+
+def _quoted(message: str, index: int = 0) -> str:
+    found = _QUOTED.findall(message)
+    return found[index] if len(found) > index else "?"
+
+
+def _unique(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    key = _quoted(message, -1)
+    key = key.rsplit(".", 1)[-1]  # MySQL 8 says 'table.key'
+    columns = [c for c in lookup(_KEY_COLUMNS_SQL, (table, key)) if c != "_hermes_rowid"]
+    names = ", ".join(f"{table}.{c}" for c in columns) or table
+    code = "SQLITE_CONSTRAINT_PRIMARYKEY" if key == "PRIMARY" else "SQLITE_CONSTRAINT_UNIQUE"
+    return make(sqlite3.IntegrityError, f"UNIQUE constraint failed: {names}", code)
+
+
+def _not_null(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    return make(
+        sqlite3.IntegrityError, f"NOT NULL constraint failed: {table}.{_quoted(message)}", "SQLITE_CONSTRAINT_NOTNULL"
+    )
+
+
+def _foreign_key(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    return make(sqlite3.IntegrityError, "FOREIGN KEY constraint failed", "SQLITE_CONSTRAINT_FOREIGNKEY")
+
+
+def _check(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    match = re.search(r"CONSTRAINT `([^`]*)`", message) or re.search(r"Check constraint '([^']*)'", message)
+    return make(sqlite3.IntegrityError, f"CHECK constraint failed: {match.group(1) if match else ''}", "SQLITE_CONSTRAINT_CHECK")
+
+
+def _no_such_table(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    return make(sqlite3.OperationalError, f"no such table: {_quoted(message).rsplit('.', 1)[-1]}")
+
+
+def _no_such_column(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    return make(sqlite3.OperationalError, f"no such column: {_quoted(message)}")
+
+
+def _table_exists(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    return make(sqlite3.OperationalError, f"table {_quoted(message)} already exists")
+
+
+def _index_exists(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    return make(sqlite3.OperationalError, f"index {_quoted(message)} already exists")
+
+
+def _duplicate_column(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    return make(sqlite3.OperationalError, f"duplicate column name: {_quoted(message)}")
+
+
+def _syntax(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    near = _quoted(message)
+    return make(sqlite3.OperationalError, f'near "{near.split()[0] if near.strip() else near}": syntax error')
+
+
+def _locked(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    return make(sqlite3.OperationalError, "database is locked", "SQLITE_BUSY")
+
+
+def _busy_snapshot(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    return make(sqlite3.OperationalError, "database is locked", "SQLITE_BUSY_SNAPSHOT")
+
+
+def _read_only(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    return make(sqlite3.OperationalError, "attempt to write a readonly database", "SQLITE_READONLY")
+
+
+def _interrupted(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    return make(sqlite3.OperationalError, "interrupted", "SQLITE_INTERRUPT")
+
+
+def _too_big(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    return make(sqlite3.DataError, f"string or blob too big ({message})", "SQLITE_TOOBIG")
+
+
+def _no_such_function(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    name = re.search(r"FUNCTION [^ ]*?\.?([A-Za-z0-9_]+) does not exist", message)
+    return make(sqlite3.OperationalError, f"no such function: {name.group(1) if name else '?'}")
+
+
+def _io(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    return make(sqlite3.OperationalError, f"disk I/O error ({message})", "SQLITE_IOERR")
+
+
+def _full(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    return make(sqlite3.OperationalError, "database or disk is full", "SQLITE_FULL")
+
+
+TABLE: dict[int, Rule] = {
+    1062: _unique,
+    1586: _unique,
+    1048: _not_null,
+    1364: _not_null,
+    1451: _foreign_key,
+    1452: _foreign_key,
+    1216: _foreign_key,
+    1217: _foreign_key,
+    3819: _check,
+    4025: _check,
+    1146: _no_such_table,
+    1051: _no_such_table,
+    1054: _no_such_column,
+    1050: _table_exists,
+    1061: _index_exists,
+    1060: _duplicate_column,
+    1064: _syntax,
+    1149: _syntax,
+    1305: _no_such_function,
+    1205: _locked,
+    3572: _locked,
+    1213: _busy_snapshot,
+    1792: _read_only,
+    1290: _read_only,
+    1317: _interrupted,
+    3024: _interrupted,
+    1153: _too_big,
+    1114: _full,
+    2006: _io,
+    2013: _io,
+    2055: _io,
+}
+
+
+def translate(exc: BaseException, lookup: Lookup, table: str) -> sqlite3.Error:
+    """The sqlite3 exception for a PyMySQL error (fallback keeps the server text)."""
+    args = getattr(exc, "args", ())
+    errno = args[0] if args and isinstance(args[0], int) else 0
+    message = str(args[1]) if len(args) > 1 else str(exc)
+    rule = TABLE.get(errno)
+    if rule is not None:
+        return rule(message, lookup, table or "?")
+    return make(sqlite3.OperationalError, message, "SQLITE_ERROR")

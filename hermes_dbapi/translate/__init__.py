@@ -1,0 +1,119 @@
+"""SQLite SQL → driver SQL for one backend: parse, rewrite passes, generate.
+
+``translate()`` is a pure function of the statement text and the backend
+(plus the schema, for the few passes that consult it; those translations say so
+in ``schema_dependent``).  :class:`TranslationCache` makes a repeated statement
+cost one dictionary lookup.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ParseError, TokenError
+
+from .. import errors
+from .context import Context
+from .generators import render
+from .params import scan
+from .passes import PASSES
+from .typenames import normalize
+
+_DML = (exp.Insert, exp.Update, exp.Delete)
+
+
+@dataclass(frozen=True)
+class Translation:
+    sql: str  # driver text, %s placeholders, literal % doubled
+    order: tuple[int, ...]  # 0-based SQLite parameter index for each %s
+    count: int  # number of SQLite parameters (sqlite3_bind_parameter_count)
+    names: tuple[str | None, ...]  # SQLite parameter name per index (":a") or None for "?"
+    is_ddl: bool
+    is_insert: bool
+    returns_rows: bool  # SELECT, VALUES, ... RETURNING
+    table: str  # target table of INSERT/UPDATE/DELETE
+    schema_dependent: bool
+
+
+def translate(sql: str, ctx: Context) -> Translation:
+    """Translate one SQLite statement; raise the sqlite3 error SQLite would."""
+    params = scan(sql)
+    text = params.sql
+    head = text.lstrip().split(None, 1)[0].upper() if text.strip() else ""
+    if head in ("CREATE", "ALTER"):
+        text = normalize(text)
+    tree = _parse_one(text)
+    for rewrite in PASSES[ctx.dialect]:
+        tree = rewrite(tree, ctx)
+    driver_sql, order = render(tree, ctx.dialect)
+    table = tree.this if isinstance(tree, _DML) else None
+    if isinstance(table, exp.Schema):
+        table = table.this
+    return Translation(
+        sql=driver_sql,
+        order=order,
+        count=params.count,
+        names=params.names,
+        is_ddl=isinstance(tree, (exp.Create, exp.Drop, exp.Alter)),
+        is_insert=isinstance(tree, exp.Insert),
+        returns_rows=_returns_rows(tree),
+        table=table.name if isinstance(table, exp.Table) else "",
+        schema_dependent=ctx.schema_dependent,
+    )
+
+
+def _returns_rows(tree: exp.Expression) -> bool:
+    if isinstance(tree, _DML):
+        return tree.args.get("returning") is not None
+    return isinstance(tree, (exp.Query, exp.Values))
+
+
+def _parse_one(text: str) -> exp.Expression:
+    try:
+        trees = [t for t in sqlglot.parse(text, read="sqlite") if t is not None]
+    except (ParseError, TokenError) as exc:
+        raise errors.operational(f"unsupported or malformed SQL ({_first_line(exc)})") from None
+    if len(trees) > 1:
+        raise errors.programming("You can only execute one statement at a time.")
+    if not trees:
+        raise errors.operational("empty statement")
+    tree = trees[0]
+    if isinstance(tree, exp.Command):
+        raise errors.make(
+            errors.sqlite3.NotSupportedError, f"statement {tree.name.upper()} … is not supported on this backend"
+        )
+    return tree
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+class TranslationCache:
+    """A bounded LRU of translations keyed by (dialect, SQL text)."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = max(size, 1)
+        self._entries: OrderedDict[tuple[str, str], Translation] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, dialect: str, sql: str) -> Translation | None:
+        entry = self._entries.get((dialect, sql))
+        if entry is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self._entries.move_to_end((dialect, sql))
+        return entry
+
+    def put(self, dialect: str, sql: str, translation: Translation) -> None:
+        self._entries[(dialect, sql)] = translation
+        if len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        self._entries.clear()
