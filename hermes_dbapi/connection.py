@@ -389,7 +389,7 @@ class Connection(metaclass=ABCMeta):
                 rowcount = 0 if translation.table else -1
             if rowcount > 0:
                 self._total_changes += rowcount
-            cursor._set_result(None, rowcount, None)
+            cursor._set_result(None, rowcount, cursor.lastrowid)
 
     def _executescript_on(self, cursor: Cursor, script: str) -> None:
         if not isinstance(script, str):

@@ -48,6 +48,24 @@ class Shadow:
                 names.update(row[2] for row in self.db.execute("SELECT * FROM pragma_index_info(?)", (index,)))
         return names
 
+    def key_widths(self, table: str) -> dict[str, int]:
+        """Per column: the column count of the narrowest PRIMARY KEY/UNIQUE key holding it."""
+        widths: dict[str, int] = {}
+        with self.lock:
+            try:
+                pk = [r[1] for r in self.db.execute("SELECT * FROM pragma_table_info(?) WHERE pk > 0", (table,))]
+                keys = [pk] if pk else []
+                for _, index, unique, *_ in self.db.execute("SELECT * FROM pragma_index_list(?)", (table,)).fetchall():
+                    if unique:
+                        keys.append([r[2] for r in self.db.execute("SELECT * FROM pragma_index_info(?)", (index,))])
+            except sqlite3.Error:
+                return {}
+        for key in keys:
+            for name in key:
+                if name is not None:
+                    widths[name] = min(widths.get(name, len(key)), len(key))
+        return widths
+
     def rowid_column(self, table: str) -> str | None:
         with self.lock:
             try:

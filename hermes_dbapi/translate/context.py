@@ -13,6 +13,10 @@ class SchemaView(Protocol):
         """(name, declared type, part of a key) per column; [] if unknown."""
         ...
 
+    def key_widths(self, table: str) -> dict[str, int]:
+        """Per keyed column, the column count of the narrowest unique key holding it."""
+        ...
+
     def rowid_column(self, table: str) -> str | None:
         """The INTEGER PRIMARY KEY column of a rowid table, if it has one."""
         ...

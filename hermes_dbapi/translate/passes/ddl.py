@@ -59,6 +59,8 @@ def create_table(tree: exp.Expression, ctx: Context) -> exp.Expression:
     without_rowid = _strip_properties(tree)
     alias = None if without_rowid else _rowid_alias(schema, columns)
     key_lengths = _key_lengths(schema, columns) if ctx.is_mysql else {}
+    if ctx.is_mysql:
+        _match_referenced_keys(tree.this.this.name, schema, columns, key_lengths, ctx)
     types = _MY_TYPES if ctx.is_mysql else _PG_TYPES
     for column in columns:
         name = column.name
@@ -159,6 +161,50 @@ def _key_lengths(schema: exp.Schema, columns: list[exp.ColumnDef]) -> dict[str, 
         for name in key:
             lengths[name] = min(lengths.get(name, length), length)
     return lengths
+
+
+def _foreign_keys(schema: exp.Schema, columns: list[exp.ColumnDef]) -> list[tuple[list[str], exp.Reference]]:
+    found: list[tuple[list[str], exp.Reference]] = []
+    for column in columns:
+        for constraint in column.args.get("constraints") or []:
+            if isinstance(constraint.kind, exp.Reference):
+                found.append(([column.name], constraint.kind))
+    for item in schema.expressions:
+        if isinstance(item, exp.ForeignKey) and isinstance(item.args.get("reference"), exp.Reference):
+            found.append(([e.name for e in item.expressions], item.args["reference"]))
+    return found
+
+
+def _match_referenced_keys(
+    table: str, schema: exp.Schema, columns: list[exp.ColumnDef], lengths: dict[str, int], ctx: Context
+) -> None:
+    """MySQL wants a FOREIGN KEY column typed exactly like the key it references,
+    and ignores REFERENCES written on a column: emit table-level FOREIGN KEYs."""
+    for names, reference in _foreign_keys(schema, columns):
+        target = reference.this
+        ref_table = target.this.name if isinstance(target, exp.Schema) else target.name
+        ref_columns = [e.name for e in target.expressions] if isinstance(target, exp.Schema) else []
+        if ref_table.lower() == table.lower():
+            widths = _key_lengths(schema, columns)
+            ref_lengths = {c: widths[c] for c in ref_columns if c in widths}
+        else:
+            ctx.schema_dependent = True
+            ref_lengths = {
+                c: _KEY_BYTES // _UTF8MB4 // n for c, n in ctx.schema.key_widths(ref_table).items()
+            }
+            if not ref_columns:
+                ref_columns = [c for c, n in ctx.schema.key_widths(ref_table).items()][:len(names)]
+        for name, ref_column in zip(names, ref_columns):
+            if ref_column in ref_lengths:
+                lengths[name] = min(lengths.get(name, ref_lengths[ref_column]), ref_lengths[ref_column])
+    for column in columns:
+        kept = []
+        for constraint in column.args.get("constraints") or []:
+            if isinstance(constraint.kind, exp.Reference):
+                schema.append("expressions", exp.ForeignKey(expressions=[column.this.copy()], reference=constraint.kind))
+            else:
+                kept.append(constraint)
+        column.set("constraints", kept)
 
 
 def _mysql_table_options(tree: exp.Create) -> None:
