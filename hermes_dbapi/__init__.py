@@ -29,7 +29,7 @@ del _name, _value
 from . import url as _url  # noqa: E402
 from .connection import Connection  # noqa: E402
 from .cursor import Cursor  # noqa: E402
-from .row import Row  # noqa: E402
+from .row import Row as Row  # noqa: E402  (the standard sqlite3.Row itself)
 
 Cursor.register(_std.Cursor)
 

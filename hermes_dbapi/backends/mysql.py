@@ -9,6 +9,7 @@ MySQL already undoes only the failed statement, so no savepoints are needed.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Any, Iterable, Sequence
 
@@ -84,6 +85,9 @@ class MySQLBackend(Backend):
         numbers = re.match(r"(\d+)\.(\d+)\.(\d+)", info)
         self.server_version = tuple(int(n) for n in numbers.groups()) if numbers else (0,)
         self._meta = conn.cursor()
+        self._lock_name = "hermes:" + hashlib.sha1(namespace.encode()).hexdigest()  # the write lock
+        self._holding_lock = False
+        self.busy_timeout = 5.0
 
     @classmethod
     def open(cls, target: Target, namespace: str, *, timeout: float) -> "MySQLBackend":
@@ -172,13 +176,38 @@ class MySQLBackend(Backend):
     # -- transactions -------------------------------------------------------
 
     def begin(self, mode: str) -> None:
-        self._run_control("START TRANSACTION")
+        """IMMEDIATE and EXCLUSIVE take the namespace's write lock with GET_LOCK,
+        which outlives COMMIT: we release it ourselves when the transaction ends."""
+        if mode in ("IMMEDIATE", "EXCLUSIVE"):
+            got = self.query("SELECT GET_LOCK(%s, %s)", (self._lock_name, self.busy_timeout))[0][0]
+            if got != 1:
+                raise my_errors.translate(pymysql.err.OperationalError(1205, "lock wait"), self._lookup, "")
+            self._holding_lock = True
+        try:
+            self._run_control("START TRANSACTION")
+        except BaseException:
+            self._release_lock()
+            raise
+
+    def _release_lock(self) -> None:
+        if self._holding_lock:
+            self._holding_lock = False
+            try:
+                self.query("SELECT RELEASE_LOCK(%s)", (self._lock_name,))
+            except pymysql.Error:
+                pass  # the connection is gone, and the lock with it
 
     def commit(self) -> None:
-        self._run_control("COMMIT")
+        try:
+            self._run_control("COMMIT")
+        finally:
+            self._release_lock()
 
     def rollback(self) -> None:
-        self._run_control("ROLLBACK")
+        try:
+            self._run_control("ROLLBACK")
+        finally:
+            self._release_lock()
 
     def savepoint(self, verb: str, name: str) -> None:
         self._run_control(f"{verb} {name}")
@@ -194,7 +223,8 @@ class MySQLBackend(Backend):
         return bool(self.conn.server_status & SERVER_STATUS.SERVER_STATUS_IN_TRANS)
 
     def set_busy_timeout(self, seconds: float) -> None:
-        self._run_control(f"SET SESSION innodb_lock_wait_timeout = {max(1, round(seconds))}")
+        self.busy_timeout = max(0.0, float(seconds))
+        self._run_control(f"SET SESSION innodb_lock_wait_timeout = {max(1, round(self.busy_timeout))}")
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
         with self.conn.cursor() as cur:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
+import hashlib
+
 import psycopg
 from psycopg import adapt, pq
 from psycopg import sql as pgsql
@@ -79,6 +81,9 @@ class PostgresBackend(Backend):
         version = conn.info.server_version
         self.server_version = (version // 10000, version % 10000)
         self._meta = conn.cursor()
+        digest = hashlib.sha256(namespace.encode()).digest()[:8]
+        self._lock_key = int.from_bytes(digest, "big", signed=True)  # the namespace's write lock
+        self.busy_timeout = 5.0
 
     @classmethod
     def open(cls, target: Target, namespace: str, *, timeout: float) -> "PostgresBackend":
@@ -182,7 +187,22 @@ class PostgresBackend(Backend):
     # -- transactions -------------------------------------------------------
 
     def begin(self, mode: str) -> None:
+        """IMMEDIATE and EXCLUSIVE take the namespace's write lock for the whole
+        transaction (an advisory lock released by COMMIT/ROLLBACK), waiting up to
+        the busy timeout, as SQLite's write lock does."""
         self._run_control("BEGIN")
+        if mode not in ("IMMEDIATE", "EXCLUSIVE"):
+            return
+        try:
+            if self.busy_timeout <= 0:
+                self._meta.execute("SELECT pg_try_advisory_xact_lock(%s)", (self._lock_key,))
+                if not self._meta.fetchone()[0]:
+                    raise psycopg.errors.LockNotAvailable("write lock is held")
+            else:
+                self._meta.execute("SELECT pg_advisory_xact_lock(%s)", (self._lock_key,))
+        except psycopg.Error as exc:
+            self._run_control("ROLLBACK")
+            raise self._translate(exc) from None
 
     def commit(self) -> None:
         self._run_control("COMMIT")
@@ -204,7 +224,8 @@ class PostgresBackend(Backend):
         return self.conn.info.transaction_status != _IDLE
 
     def set_busy_timeout(self, seconds: float) -> None:
-        self._run_control(f"SET lock_timeout = {int(seconds * 1000)}")
+        self.busy_timeout = max(0.0, float(seconds))
+        self._run_control(f"SET lock_timeout = {int(self.busy_timeout * 1000)}")
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
         with self.conn.cursor() as cur:
