@@ -100,7 +100,7 @@ class PostgresBackend(Backend):
             options += " -c default_transaction_read_only=on"
         params["options"] = options
         try:
-            conn = psycopg.connect(autocommit=True, **params)
+            conn = psycopg.connect(autocommit=True, cursor_factory=psycopg.ClientCursor, **params)
         except psycopg.Error as exc:
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             if url.password:

@@ -96,8 +96,9 @@ def _duplicate_column(exc: object, lookup: Lookup) -> sqlite3.Error:
 def _syntax(exc: object, lookup: Lookup) -> sqlite3.Error:
     primary = _primary(exc)
     match = re.search(r'at or near "([^"]*)"', primary)
-    near = match.group(1) if match else primary
-    return make(sqlite3.OperationalError, f'near "{near}": syntax error')
+    if match is None:  # a rule rather than a token (e.g. "subquery in FROM must have an alias")
+        return make(sqlite3.OperationalError, primary)
+    return make(sqlite3.OperationalError, f'near "{match.group(1)}": syntax error')
 
 
 def _locked(exc: object, lookup: Lookup) -> sqlite3.Error:
