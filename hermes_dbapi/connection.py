@@ -78,6 +78,7 @@ class Connection(metaclass=ABCMeta):
         self._total_changes = 0
         self._last_rowid = 0
         self._progress: tuple[Any, int] | None = None
+        self._pragma_state: dict[str, Any] = {}
         backend.set_busy_timeout(timeout)
         if autocommit is not LEGACY:
             self.autocommit = autocommit

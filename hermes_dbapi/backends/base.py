@@ -76,6 +76,7 @@ class Backend(ABC):
     """One server connection, bound to one namespace."""
 
     kind: str  # "postgres" | "mysql"
+    busy_timeout: float  # seconds a write lock is waited for
     dialect: str  # translation table key: "postgres" | "mysql" | "mariadb"
     server_version: tuple[int, ...]
     namespace: str
