@@ -39,7 +39,15 @@ class HermesPostgres(Postgres):
 
 class HermesMySQL(MySQL):
     class Generator(_ParamRecorder, MySQL.Generator):
-        pass
+        def insert_sql(self, expression: exp.Insert) -> str:
+            """SQLite's ``INSERT OR REPLACE`` is MySQL's ``REPLACE`` (same delete+insert)."""
+            if (expression.args.get("alternative") or "").upper() != "REPLACE":
+                return super().insert_sql(expression)
+            expression = expression.copy()
+            expression.set("alternative", None)
+            text = super().insert_sql(expression)
+            head, rest = text.split("INSERT", 1) if text.startswith(("WITH", "INSERT")) else ("", text)
+            return f"{head}REPLACE{rest}"
 
 
 class HermesMariaDB(HermesMySQL):

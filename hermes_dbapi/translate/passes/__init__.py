@@ -12,14 +12,32 @@ from typing import Callable
 from sqlglot import exp
 
 from ..context import Context
-from . import ddl, limits
+from . import arithmetic, conflicts, ddl, functions, limits, pg_types, queries, rowid, strings
 
 Pass = Callable[[exp.Expression, Context], exp.Expression]
 
 _COMMON: list[Pass] = [ddl.create_table, ddl.create_index, limits.sqlite_limits]
+_SQL: list[Pass] = [
+    conflicts.insert_or,
+    conflicts.upsert,
+    rowid.rowid_alias,
+    queries.derived_aliases,
+    queries.qualified_star,
+    queries.strip_index_hints,
+    queries.collate_nocase,
+    queries.default_values,
+    queries.partial_index,
+    arithmetic.sqlite_numbers,
+    strings.sqlite_substr,
+    strings.sqlite_like,
+    functions.sqlite_functions,
+    queries.bare_columns,
+    queries.wrap_in_subquery,
+]
+_PG_ONLY: list[Pass] = [pg_types.untyped_params, pg_types.bool_results]
 
 PASSES: dict[str, list[Pass]] = {
-    "postgres": [*_COMMON],
-    "mysql": [*_COMMON],
-    "mariadb": [*_COMMON],
+    "postgres": [*_COMMON, *_SQL, *_PG_ONLY],
+    "mysql": [*_COMMON, *_SQL],
+    "mariadb": [*_COMMON, *_SQL],
 }

@@ -1,0 +1,186 @@
+"""INSERT OR IGNORE / OR REPLACE and upserts (``ON CONFLICT … DO …``).
+
+SQLite semantics and what each backend can honour:
+
+* ``OR IGNORE`` skips rows that violate any unique key.  PG: ``ON CONFLICT DO
+  NOTHING`` (no target: every unique key).  MySQL: ``INSERT IGNORE`` (which
+  also downgrades NOT NULL/CHECK errors, as SQLite's OR IGNORE does).
+* ``OR REPLACE`` deletes the conflicting row and inserts the new one, columns
+  not listed taking their defaults.  MySQL: ``REPLACE`` (same delete+insert).
+  PG: ``ON CONFLICT (<key>) DO UPDATE SET <every column> = EXCLUDED.<column>``;
+  EXCLUDED already holds the defaults of unlisted columns.  PG takes one
+  arbiter key: with several unique keys we pick the primary key (or the first
+  key whose columns the INSERT lists); a conflict on another key then raises
+  IntegrityError instead of replacing (loud, never silent).
+* Upserts: PG keeps SQLite's syntax but rejects sqlglot's ``NULLS FIRST`` in the
+  conflict target.  MySQL has ``ON DUPLICATE KEY UPDATE`` (target ignored: any
+  unique key fires), ``excluded.c`` → ``VALUES(c)``, ``t.c`` → ``c``, and a
+  ``WHERE`` becomes ``c = IF(cond, new, c)`` per assignment.  MySQL applies the
+  assignments left to right (a later one sees earlier new values); SQLite
+  evaluates them all against the old row — documented tolerance.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from ..context import Context
+
+
+def _table_name(insert: exp.Insert) -> str:
+    target = insert.this
+    if isinstance(target, exp.Schema):
+        target = target.this
+    return target.name if isinstance(target, exp.Table) else ""
+
+
+def _insert_columns(insert: exp.Insert) -> list[str] | None:
+    target = insert.this
+    if isinstance(target, exp.Schema):
+        return [e.name for e in target.expressions]
+    return None
+
+
+def unique_keys(ctx: Context, table: str) -> list[tuple[list[str], exp.Expression | None, bool]]:
+    """(columns, partial-index predicate, is primary key) per unique key of ``table``."""
+    getter = getattr(ctx.schema, "unique_keys", None)
+    if getter is not None:
+        return getter(table)
+    db = getattr(ctx.schema, "db", None)
+    lock = getattr(ctx.schema, "lock", None)
+    if db is None or lock is None:
+        return []
+    keys: list[tuple[list[str], exp.Expression | None, bool]] = []
+    with lock:
+        try:
+            rowid = ctx.schema.rowid_column(table)
+            if rowid is not None:
+                keys.append(([rowid], None, True))
+            for _, name, unique, origin, partial in db.execute("SELECT * FROM pragma_index_list(?)", (table,)):
+                if not unique:
+                    continue
+                cols = [row[2] for row in db.execute("SELECT * FROM pragma_index_info(?)", (name,))]
+                predicate = None
+                if partial:
+                    row = db.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?", (name,))
+                    sql = (row.fetchone() or [None])[0]
+                    if sql:
+                        import sqlglot
+
+                        where = sqlglot.parse_one(sql, read="sqlite").find(exp.Where)
+                        predicate = where.this if where is not None else None
+                keys.append((cols, predicate, origin == "pk"))
+        except Exception:
+            return keys
+    keys.sort(key=lambda k: not k[2])
+    return keys
+
+
+def _all_columns(ctx: Context, table: str) -> list[str]:
+    return [name for name, _declared, _keyed in ctx.schema.columns(table)]
+
+
+def insert_or(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """``INSERT OR IGNORE`` / ``INSERT OR REPLACE`` in the backend's words."""
+    if not isinstance(tree, exp.Insert):
+        return tree
+    alternative = (tree.args.get("alternative") or "").upper()
+    if alternative not in ("IGNORE", "REPLACE"):
+        if alternative in ("ABORT", "FAIL", "ROLLBACK"):
+            tree.set("alternative", None)  # the default statement-level behaviour on servers
+        return tree
+    if tree.args.get("conflict") is not None:
+        return tree  # an explicit upsert clause wins, as in SQLite
+    if alternative == "IGNORE":
+        tree.set("alternative", None)
+        if ctx.is_mysql:
+            tree.set("ignore", True)
+        else:
+            tree.set("conflict", exp.OnConflict(action=exp.var("DO NOTHING")))
+        return tree
+    if ctx.is_mysql:
+        return tree  # the MySQL generator prints alternative=REPLACE as REPLACE INTO
+    tree.set("alternative", None)
+    table = _table_name(tree)
+    ctx.schema_dependent = True
+    keys = unique_keys(ctx, table)
+    listed = _insert_columns(tree)
+    if not keys:
+        return tree  # no unique key: a plain INSERT cannot conflict
+    usable = [k for k in keys if listed is None or all(c in listed for c in k[0])] or keys
+    columns, predicate, _pk = usable[0]
+    conflict = exp.OnConflict(
+        action=exp.var("DO UPDATE"),
+        conflict_keys=[exp.to_identifier(c) for c in columns],
+        expressions=[
+            exp.EQ(this=exp.column(c), expression=exp.column(c, table="excluded"))
+            for c in _all_columns(ctx, table)
+        ],
+    )
+    if predicate is not None:
+        conflict.set("index_predicate", exp.Where(this=predicate.copy()))
+    tree.set("conflict", conflict)
+    return tree
+
+
+def upsert(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """``ON CONFLICT(cols) DO UPDATE/NOTHING`` for PG (strip NULLS FIRST) and MySQL (ODKU)."""
+    if not isinstance(tree, exp.Insert):
+        return tree
+    conflict = tree.args.get("conflict")
+    if not isinstance(conflict, exp.OnConflict) or conflict.args.get("duplicate"):
+        return tree
+    keys = [k.this if isinstance(k, exp.Ordered) else k for k in conflict.args.get("conflict_keys") or []]
+    if not ctx.is_mysql:
+        if keys:
+            conflict.set("conflict_keys", [k.copy() for k in keys])
+        _qualify(conflict, tree)
+        return tree
+    action = str(conflict.args.get("action") or "").upper()
+    table = _table_name(tree)
+    if "NOTHING" in action:
+        tree.set("conflict", None)
+        tree.set("ignore", True)
+        return tree
+    where = conflict.args.get("where")
+    assignments = []
+    for eq in conflict.expressions:
+        target = eq.this
+        value = _mysql_values(eq.expression.copy(), table)
+        if where is not None:
+            cond = _mysql_values(where.this.copy(), table)
+            value = exp.If(this=cond, true=value, false=exp.column(target.name))
+        assignments.append(exp.EQ(this=exp.column(target.name), expression=value))
+    tree.set("conflict", exp.OnConflict(duplicate=True, expressions=assignments, action=exp.var("UPDATE")))
+    return tree
+
+
+def _qualify(conflict: exp.OnConflict, insert: exp.Insert) -> None:
+    """PG reads a bare ``c`` in DO UPDATE as ambiguous (target or EXCLUDED); SQLite means the target row."""
+    target = insert.this.this if isinstance(insert.this, exp.Schema) else insert.this
+    name = target.alias_or_name if isinstance(target, exp.Table) else ""
+    if not name:
+        return
+    values = [eq.expression for eq in conflict.expressions]
+    where = conflict.args.get("where")
+    if where is not None:
+        values.append(where.this)
+    for value in values:
+        for column in list(value.find_all(exp.Column)):
+            if not column.table and not isinstance(column.this, exp.Star):
+                column.set("table", exp.to_identifier(name))
+
+
+def _mysql_values(node: exp.Expression, table: str) -> exp.Expression:
+    """``excluded.c`` → ``VALUES(c)``; ``<table>.c`` → ``c``."""
+
+    def fix(n: exp.Expression) -> exp.Expression:
+        if isinstance(n, exp.Column) and n.table:
+            if n.table.lower() == "excluded":
+                return exp.Anonymous(this="VALUES", expressions=[exp.column(n.name)])
+            if n.table.lower() == table.lower():
+                return exp.column(n.name)
+        return n
+
+    return node.transform(fix, copy=False)
+

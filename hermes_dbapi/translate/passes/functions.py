@@ -1,0 +1,152 @@
+"""SQLite scalar/aggregate functions whose server spelling or NULL rules differ.
+
+Each function below rewrites one SQLite function; they are composed by
+:func:`sqlite_functions` in one walk of the tree.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from ... import errors
+from ..context import Context
+from ._walk import bottom_up
+
+_TEXT_FUNCS = (exp.Replace, exp.DPipe, exp.Concat, exp.StrPosition, exp.Trim, exp.Like, exp.EQ, exp.NEQ)
+
+
+def _anon(node: exp.Expression, name: str) -> bool:
+    return isinstance(node, exp.Anonymous) and str(node.this).lower() == name
+
+
+def _null_propagating(node: exp.Expression) -> exp.Expression:
+    """PG GREATEST/LEAST ignore NULLs; SQLite's 2+-arg max()/min() return NULL if any arg is NULL."""
+    args = [node.this, *node.expressions]
+    if any(isinstance(a, exp.Null) for a in args):
+        return exp.Null()
+    any_null = exp.or_(*[exp.Is(this=a.copy(), expression=exp.Null()) for a in args])
+    return exp.Case(ifs=[exp.If(this=any_null, true=exp.Null())], default=node)
+
+
+def _total(node: exp.Anonymous, ctx: Context) -> exp.Expression:
+    """total(x) = sum as REAL, 0.0 on no rows."""
+    summed = exp.Sum(this=node.expressions[0])
+    kind = "DOUBLE" if ctx.is_mysql else "DOUBLE PRECISION"
+    return exp.Cast(this=exp.Coalesce(this=summed, expressions=[exp.Literal.number(0)]), to=exp.DataType.build(kind))
+
+
+def _typeof(node: exp.Typeof, ctx: Context) -> exp.Expression:
+    """PG: map pg_typeof to SQLite's storage class names; MySQL has no runtime type."""
+    if ctx.is_mysql:
+        raise errors.not_supported("typeof()", ctx.dialect)
+    arg = node.this
+    pg_type = exp.Cast(this=exp.Anonymous(this="pg_typeof", expressions=[arg.copy()]), to=exp.DataType.build("TEXT"))
+    mapping = [
+        (("bigint", "integer", "smallint", "boolean"), "integer"),
+        (("double precision", "real", "numeric"), "real"),
+        (("bytea",), "blob"),
+    ]
+    ifs = [exp.If(this=exp.Is(this=arg.copy(), expression=exp.Null()), true=exp.Literal.string("null"))]
+    for names, result in mapping:
+        cond = exp.In(this=pg_type.copy(), expressions=[exp.Literal.string(n) for n in names])
+        ifs.append(exp.If(this=cond, true=exp.Literal.string(result)))
+    return exp.Case(ifs=ifs, default=exp.Literal.string("text"))
+
+
+def _group_concat(node: exp.GroupConcat, ctx: Context) -> exp.Expression:
+    """PG STRING_AGG needs text arguments; SQLite converts numbers to text."""
+    if ctx.is_mysql:
+        if node.args.get("separator") is None:
+            node.set("separator", exp.Literal.string(","))
+        return node
+    arg = node.this
+    target = arg.this if isinstance(arg, exp.Distinct) else arg
+    if isinstance(target, exp.Distinct):
+        target = target.expressions[0]
+    cast = exp.Cast(this=target.copy(), to=exp.DataType.build("TEXT"))
+    if isinstance(arg, exp.Distinct):
+        arg.set("expressions", [cast])
+    else:
+        node.set("this", cast)
+    separator = node.args.get("separator")
+    if separator is not None and not (isinstance(separator, exp.Literal) and separator.is_string):
+        node.set("separator", exp.Cast(this=separator, to=exp.DataType.build("TEXT")))
+    return node
+
+
+def _char(node: exp.Chr, ctx: Context) -> exp.Expression:
+    """CHAR(n, …) → text: MySQL ``CHAR(… USING utf8mb4)``; PG ``chr(a) || chr(b)``."""
+    if ctx.is_mysql:
+        node.set("charset", exp.var("utf8mb4"))
+        return node
+    parts = [exp.Anonymous(this="chr", expressions=[exp.Cast(this=a, to=exp.DataType.build("INT"))])
+             for a in node.expressions]
+    if not parts:
+        return exp.Literal.string("")
+    out: exp.Expression = parts[0]
+    for part in parts[1:]:
+        out = exp.DPipe(this=out, expression=part, safe=True)
+    return out
+
+
+def _hex_literal(node: exp.HexString, ctx: Context) -> exp.Expression:
+    """X'..' used as text (REPLACE, ||, =) → a string literal; otherwise bytes."""
+    raw = bytes.fromhex(str(node.this))
+    parent = node.parent
+    if isinstance(parent, _TEXT_FUNCS):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+        if text is not None and "\x00" not in text:
+            return exp.Literal.string(text)
+    if ctx.is_mysql:
+        return node
+    return exp.Cast(this=exp.Literal.string("\\x" + raw.hex()), to=exp.DataType.build("BYTEA"))
+
+
+def _length(node: exp.Length, ctx: Context) -> exp.Expression:
+    """PG length() takes text: numeric literals are converted as SQLite does."""
+    if not ctx.is_mysql and isinstance(node.this, (exp.Literal, exp.Neg)) and not node.this.is_string:
+        node.set("this", exp.Cast(this=node.this, to=exp.DataType.build("TEXT")))
+    return node
+
+
+def _session_function(node: exp.Anonymous, ctx: Context) -> exp.Expression:
+    """last_insert_rowid()/changes(): MySQL has them; PG needs connection state."""
+    name = str(node.this).lower()
+    if ctx.is_mysql:
+        return exp.Anonymous(this="LAST_INSERT_ID" if name == "last_insert_rowid" else "ROW_COUNT")
+    raise errors.not_supported(f"{name}()", ctx.dialect)
+
+
+def _round(node: exp.Round, ctx: Context) -> exp.Expression:
+    """SQLite rounds half away from zero and returns REAL; doubles round half-even on the servers."""
+    exact = exp.DataType.build("DECIMAL(65, 30)" if ctx.is_mysql else "NUMERIC")
+    node.set("this", exp.Cast(this=node.this, to=exact))
+    return exp.Cast(this=node, to=exp.DataType.build("DOUBLE" if ctx.is_mysql else "DOUBLE PRECISION"))
+
+
+def sqlite_functions(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    def rewrite(node: exp.Expression) -> exp.Expression:
+        if isinstance(node, (exp.Greatest, exp.Least)) and not ctx.is_mysql:
+            return _null_propagating(node)
+        if _anon(node, "total") and len(node.expressions) == 1:
+            return _total(node, ctx)
+        if isinstance(node, exp.Typeof):
+            return _typeof(node, ctx)
+        if isinstance(node, exp.GroupConcat):
+            return _group_concat(node, ctx)
+        if isinstance(node, exp.Chr):
+            return _char(node, ctx)
+        if isinstance(node, exp.HexString):
+            return _hex_literal(node, ctx)
+        if isinstance(node, exp.Round):
+            return _round(node, ctx)
+        if isinstance(node, exp.Length):
+            return _length(node, ctx)
+        if (_anon(node, "last_insert_rowid") or _anon(node, "changes")) and not node.expressions:
+            return _session_function(node, ctx)
+        return node
+
+    return bottom_up(tree, rewrite)

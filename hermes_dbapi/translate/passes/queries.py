@@ -1,0 +1,136 @@
+"""Query shapes SQLite accepts and the servers refuse or read differently.
+
+* Derived tables without an alias (PG < 16, MySQL) get ``_hdb_dN``.
+* ``SELECT rowid, *``: MySQL needs a qualified star next to other items.
+* ``INDEXED BY``/``NOT INDEXED`` are planner hints: stripped.
+* ``COLLATE NOCASE``: PG ``lower()``-free equivalent is a case-insensitive
+  collation we do not have; MySQL ``utf8mb4_general_ci`` also folds accents.
+  We fold both operands with LOWER() (tolerance: non-ASCII letters fold too).
+* ``INSERT … DEFAULT VALUES`` is ``() VALUES ()`` on MySQL.
+* Aggregate queries with bare columns and no GROUP BY (``SELECT a, max(b) FROM
+  t``): SQLite takes the bare value from the max/min row; PG refuses and MySQL
+  picks an arbitrary row, so PG raises NotSupportedError (MySQL: tolerance).
+* MySQL has no partial indexes: the ``WHERE`` of CREATE INDEX is dropped (a
+  UNIQUE index admits many NULLs, which covers ``WHERE col IS NOT NULL``).
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from ... import errors
+from ..context import Context
+
+
+def derived_aliases(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    for n, sub in enumerate(list(tree.find_all(exp.Subquery))):
+        if not sub.alias and isinstance(sub.parent, (exp.From, exp.Join)):
+            sub.set("alias", exp.TableAlias(this=exp.to_identifier(f"_hdb_d{n}")))
+    return tree
+
+
+def qualified_star(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    if not ctx.is_mysql:
+        return tree
+    for select in tree.find_all(exp.Select):
+        items = select.expressions
+        if len(items) < 2 or not any(isinstance(i, exp.Star) for i in items):
+            continue
+        source = select.args.get("from_") or select.args.get("from")
+        if source is None or select.args.get("joins"):
+            continue
+        table = source.this
+        name = table.alias_or_name
+        for item in items:
+            if isinstance(item, exp.Star):
+                item.replace(exp.Column(this=exp.Star(), table=exp.to_identifier(name)))
+    return tree
+
+
+def strip_index_hints(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    for table in tree.find_all(exp.Table):
+        for key in ("indexed", "not_indexed"):
+            if table.args.get(key) is not None:
+                table.set(key, None)
+    return tree
+
+
+def collate_nocase(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    for collate in list(tree.find_all(exp.Collate)):
+        if collate.expression.name.upper() != "NOCASE":
+            continue
+        parent = collate.parent
+        collate.replace(exp.Lower(this=collate.this))
+        if isinstance(parent, (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE, exp.Like, exp.In)):
+            other = parent.this if parent.args.get("expression") is not None else None
+            if other is not None and not isinstance(other, exp.Lower):
+                other.replace(exp.Lower(this=other.copy()))
+        elif isinstance(parent, exp.Ordered):
+            pass
+    return tree
+
+
+def default_values(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    if ctx.is_mysql and isinstance(tree, exp.Insert) and tree.args.get("default"):
+        tree.set("default", None)
+        target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
+        tree.set("this", exp.Schema(this=target, expressions=[]))
+        tree.set("expression", exp.Values(expressions=[exp.Tuple(expressions=[])]))
+    return tree
+
+
+def partial_index(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    if ctx.is_mysql and isinstance(tree, exp.Create) and tree.kind == "INDEX":
+        params = tree.this.args.get("params") if tree.this is not None else None
+        if params is not None and params.args.get("where") is not None:
+            params.set("where", None)
+        for where in list(tree.find_all(exp.Where)):
+            where.pop()
+    return tree
+
+
+def _bare(column: exp.Column, select: exp.Select) -> bool:
+    """True if ``column`` is evaluated per row of ``select`` outside any aggregate."""
+    node = column.parent
+    while node is not None and node is not select:
+        if isinstance(node, (exp.AggFunc, exp.Select, exp.Window)):
+            return False
+        node = node.parent
+    return node is select
+
+
+def bare_columns(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    if ctx.is_mysql:
+        return tree
+    for select in tree.find_all(exp.Select):
+        if select.args.get("group"):
+            continue
+        items = select.expressions
+        aggregated = any(
+            isinstance(a, exp.AggFunc) and a.find_ancestor(exp.Select) is select and a.find_ancestor(exp.Window) is None
+            for i in items
+            for a in i.find_all(exp.AggFunc)
+        )
+        if aggregated and any(_bare(c, select) for i in items for c in i.find_all(exp.Column)):
+            raise errors.not_supported("a bare column in an aggregate query without GROUP BY", ctx.dialect)
+    return tree
+
+
+def wrap_in_subquery(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """MySQL: ``IN (SELECT … LIMIT n)`` and a DML target read in its own subquery
+    (errors 1235 / 1093) work once the subquery is materialised as a derived table."""
+    if not ctx.is_mysql or not isinstance(tree, (exp.Update, exp.Delete)):
+        return tree
+    target = tree.this.name if isinstance(tree.this, exp.Table) else ""
+    for n, node in enumerate(list(tree.find_all(exp.In))):
+        query = node.args.get("query")
+        select = query.this if isinstance(query, exp.Subquery) else query
+        if not isinstance(select, exp.Select):
+            continue
+        reads_target = any(t.name.lower() == target.lower() for t in select.find_all(exp.Table))
+        if select.args.get("limit") is None and not reads_target:
+            continue
+        derived = exp.select("*").from_(exp.Subquery(this=select.copy(), alias=exp.TableAlias(
+            this=exp.to_identifier(f"_hdb_w{n}"))))
+        node.set("query", exp.Subquery(this=derived) if isinstance(query, exp.Subquery) else derived)
+    return tree
