@@ -1,0 +1,1 @@
+"""Benchmarks for hermes_dbapi: ``python -m bench [--quick] [--json PATH]``."""
