@@ -153,14 +153,17 @@ class Connection(metaclass=ABCMeta):
             pass  # the connection's row_factory applies at fetch time
         return cursor
 
-    def execute(self, sql: str, parameters: Any = (), /) -> Cursor:
-        return self.cursor().execute(sql, parameters)
+    def execute(self, *args: Any, **kwargs: Any) -> Cursor:
+        check_call(_probe, "execute", args, kwargs, 1, 2)
+        return self.cursor().execute(*args)
 
-    def executemany(self, sql: str, parameters: Iterable[Any], /) -> Cursor:
-        return self.cursor().executemany(sql, parameters)
+    def executemany(self, *args: Any, **kwargs: Any) -> Cursor:
+        check_call(_probe, "executemany", args, kwargs, 2, 2)
+        return self.cursor().executemany(*args)
 
-    def executescript(self, sql_script: str, /) -> Cursor:
-        return self.cursor().executescript(sql_script)
+    def executescript(self, *args: Any, **kwargs: Any) -> Cursor:
+        check_call(_probe, "executescript", args, kwargs, 1, 1)
+        return self.cursor().executescript(*args)
 
     def commit(self) -> None:
         self._check()
@@ -226,22 +229,25 @@ class Connection(metaclass=ABCMeta):
         found = _SHARED_CACHE.get(dialect, sql) or self._local_cache.get(dialect, sql)
         if found is not None:
             return found
+        self._raise_sqlite_error(sql)
         ctx = Context(dialect=dialect, version=self._backend.server_version, schema=self._shadow)
-        try:
-            result = translate(sql, ctx)
-        except sqlite3.Error:
-            self._raise_sqlite_error(sql)
-            raise
+        result = translate(sql, ctx)
         (self._local_cache if result.schema_dependent else _SHARED_CACHE).put(dialect, sql, result)
         return result
 
     def _raise_sqlite_error(self, sql: str) -> None:
-        """If SQLite itself rejects the statement's syntax, raise its error."""
+        """If SQLite itself refuses to compile the statement, raise its error.
+
+        Missing tables and columns are left to the server: the shadow may not
+        know objects another process created (it is reloaded once first)."""
         from .translate.params import scan
 
         params = scan(sql)
         problem = self._shadow.check(sql, params.count, params.names)
-        if problem is not None and _is_syntax_error(problem):
+        if problem is not None and _names_missing_object(problem):
+            self._shadow.load(store.read(self._backend))
+            problem = self._shadow.check(sql, params.count, params.names)
+        if problem is not None and not _names_missing_object(problem):
             raise problem
 
     def _execute_on(self, cursor: Cursor, sql: str, parameters: Any) -> None:
@@ -384,8 +390,11 @@ class Connection(metaclass=ABCMeta):
             self._begin_implicitly(keyword)
             raw = cursor._raw_cursor()
             if batch:
-                self._backend.executemany(raw, translation.sql, batch, table=translation.table)
+                driver_sql, returning = self._with_rowid(translation)
+                self._backend.executemany(raw, driver_sql, batch, table=translation.table, returning_rowid=returning)
                 rowcount = raw.rowcount if translation.table else -1
+                if raw.lastrowid is not None:
+                    self._last_rowid = raw.lastrowid
             else:
                 rowcount = 0 if translation.table else -1
             if rowcount > 0:
@@ -400,6 +409,7 @@ class Connection(metaclass=ABCMeta):
         with self._lock:
             if self._autocommit is LEGACY and self._backend.in_transaction:
                 self._tx.commit()
+            kept_rowid = cursor.lastrowid  # sqlite3 leaves the script cursor's lastrowid alone
             for statement in statements.split_script(script):
                 keyword = statements.leading_keyword(statement)
                 if self._run_special(cursor, statement, keyword, ()):
@@ -407,7 +417,7 @@ class Connection(metaclass=ABCMeta):
                 translation = self._translation(statement)
                 params = self._bind(statement, translation, ())
                 self._run(cursor, statement, translation, params)
-            cursor._set_result(None, -1, cursor.lastrowid)
+            cursor._set_result(None, -1, kept_rowid)
 
     def _check_progress(self) -> None:
         if self._progress is not None and self._progress[0]():
@@ -474,11 +484,18 @@ class Connection(metaclass=ABCMeta):
 Connection.register(sqlite3.Connection)
 
 
-def _is_syntax_error(exc: sqlite3.Error) -> bool:
+def check_call(probe: Any, method: str, args: tuple, kwargs: dict, least: int, most: int) -> None:
+    """Wrong arguments get the TypeError sqlite3's own method raises for them."""
+    if kwargs or not least <= len(args) <= most or not isinstance(args[0], str):
+        with _probe_lock:
+            getattr(probe, method)(*args, **kwargs)  # raises; the probe never runs SQL here
+
+
+def _names_missing_object(exc: sqlite3.Error) -> bool:
+    """Errors a stale or partial shadow can cause; the server has the last word."""
+    if not isinstance(exc, sqlite3.OperationalError):
+        return isinstance(exc, sqlite3.ProgrammingError) and "one statement at a time" not in str(exc)
     text = str(exc)
-    if isinstance(exc, sqlite3.ProgrammingError):
-        return "one statement at a time" in text
-    return any(
-        marker in text
-        for marker in ("syntax error", "unrecognized token", "incomplete input", "no such function", "wrong number")
+    return text.startswith(("no such table", "no such column", "no such module", "no such index")) or (
+        "no such function" in text and any(f in text for f in ("snippet", "highlight", "bm25"))
     )

@@ -8,14 +8,23 @@ one place.
 from __future__ import annotations
 
 from abc import ABCMeta
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from . import errors
 from .backends.base import RawCursor
+from ._stdlib import sqlite3
 from .row import is_row_class, row_builder
+
+_PROBE_CURSOR = sqlite3.connect(":memory:", check_same_thread=False).cursor()  # for sqlite3's own TypeErrors
 
 if TYPE_CHECKING:
     from .connection import Connection
+
+
+def _check_call(probe: Any, method: str, args: tuple, kwargs: dict, least: int, most: int) -> None:
+    from .connection import check_call
+
+    check_call(probe, method, args, kwargs, least, most)
 
 
 class Cursor(metaclass=ABCMeta):
@@ -84,19 +93,22 @@ class Cursor(metaclass=ABCMeta):
 
     # -- executing -----------------------------------------------------------
 
-    def execute(self, sql: str, parameters: Any = (), /) -> "Cursor":
+    def execute(self, *args: Any, **kwargs: Any) -> "Cursor":
         self._check()
-        self._connection._execute_on(self, sql, parameters)
+        _check_call(_PROBE_CURSOR, "execute", args, kwargs, 1, 2)
+        self._connection._execute_on(self, args[0], args[1] if len(args) > 1 else ())
         return self
 
-    def executemany(self, sql: str, seq_of_parameters: Iterable[Any], /) -> "Cursor":
+    def executemany(self, *args: Any, **kwargs: Any) -> "Cursor":
         self._check()
-        self._connection._executemany_on(self, sql, seq_of_parameters)
+        _check_call(_PROBE_CURSOR, "executemany", args, kwargs, 2, 2)
+        self._connection._executemany_on(self, args[0], args[1])
         return self
 
-    def executescript(self, sql_script: str, /) -> "Cursor":
+    def executescript(self, *args: Any, **kwargs: Any) -> "Cursor":
         self._check()
-        self._connection._executescript_on(self, sql_script)
+        _check_call(_PROBE_CURSOR, "executescript", args, kwargs, 1, 1)
+        self._connection._executescript_on(self, args[0])
         return self
 
     # -- fetching -------------------------------------------------------------

@@ -96,7 +96,9 @@ class Backend(ABC):
         open transaction stays usable, as in SQLite.  Raises sqlite3 errors."""
 
     @abstractmethod
-    def executemany(self, cursor: RawCursor, sql: str, seq: Iterable[Sequence[Any]], *, table: str = "") -> None: ...
+    def executemany(
+        self, cursor: RawCursor, sql: str, seq: Iterable[Sequence[Any]], *, table: str = "", returning_rowid: bool = False
+    ) -> None: ...
 
     @abstractmethod
     def begin(self, mode: str) -> None:

@@ -165,13 +165,20 @@ class MySQLBackend(Backend):
             # the OK packet names the first id of a multi-row insert; SQLite the last
             cursor.lastrowid = raw.lastrowid + max(raw.rowcount, 1) - 1
 
-    def executemany(self, cursor: MyCursor, sql: str, seq: Iterable[Sequence[Any]], *, table: str = "") -> None:
+    def executemany(
+        self, cursor: MyCursor, sql: str, seq: Iterable[Sequence[Any]], *, table: str = "", returning_rowid: bool = False
+    ) -> None:
         cursor.reset()
+        rows = list(seq)
         try:
-            cursor.raw.executemany(sql, list(seq))
+            cursor.raw.executemany(sql, rows)
         except pymysql.Error as exc:
             raise self._translate(exc, table) from None
         cursor.rowcount = cursor.raw.rowcount
+        if cursor.raw.lastrowid:
+            # one multi-row INSERT: the OK packet names its first id
+            batched = cursor.raw.rowcount if len(rows) > 1 and sql.lstrip()[:6].upper() == "INSERT" else 1
+            cursor.lastrowid = cursor.raw.lastrowid + max(batched, 1) - 1
 
     # -- transactions -------------------------------------------------------
 

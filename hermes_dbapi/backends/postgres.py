@@ -169,20 +169,33 @@ class PostgresBackend(Backend):
         except psycopg.Error:
             pass  # connection-level trouble: the caller's error says more
 
-    def executemany(self, cursor: PgCursor, sql: str, seq: Iterable[Sequence[Any]], *, table: str = "") -> None:
+    def executemany(
+        self, cursor: PgCursor, sql: str, seq: Iterable[Sequence[Any]], *, table: str = "", returning_rowid: bool = False
+    ) -> None:
         cursor.reset()
         guarded = self.conn.info.transaction_status != _IDLE
         try:
             if guarded:
                 self._meta.execute("SAVEPOINT " + _STMT_SAVEPOINT)
-            cursor.raw.executemany(sql, seq)
+            cursor.raw.executemany(sql, seq, returning=returning_rowid)
+            if returning_rowid:
+                total, last = 0, None
+                while True:
+                    rows = cursor.raw.fetchall()
+                    total += len(rows)
+                    last = rows[-1][-1] if rows else last
+                    if not cursor.raw.nextset():
+                        break
+                cursor.lastrowid = last
+                cursor.rowcount = total
             if guarded:
                 self._meta.execute("RELEASE SAVEPOINT " + _STMT_SAVEPOINT)
         except psycopg.Error as exc:
             if guarded:
                 self._undo_statement()
             raise self._translate(exc) from None
-        cursor.rowcount = cursor.raw.rowcount
+        if not returning_rowid:
+            cursor.rowcount = cursor.raw.rowcount
 
     # -- transactions -------------------------------------------------------
 
