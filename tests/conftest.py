@@ -289,6 +289,7 @@ def _backend_of(item: pytest.Item) -> str | None:
 
 @pytest.hookimpl(trylast=True)  # after -m / -k deselection
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _mark_known_gaps(items)
     state = _state(config)
     used = {_backend_of(item) for item in items}
     for name in SERVER_BACKENDS:
@@ -487,3 +488,25 @@ try:  # no wall-clock deadlines: server round trips vary too much
     _hyp_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "hermes"))
 except ImportError:  # pragma: no cover
     pass
+
+
+# -- known gaps -----------------------------------------------------------------
+# tests/known_gaps.txt lists test ids (one per line, '#' comments) whose expected
+# behaviour (that of the standard sqlite3) hermes_dbapi does not reach yet.  They
+# still run, as non-strict xfails, so the compat matrix shows them and a fix shows
+# up as XPASS.  Regenerate with tools/known_gaps.sh after fixing things.
+_KNOWN_GAPS_FILE = Path(__file__).with_name("known_gaps.txt")
+
+
+def _known_gaps() -> set[str]:
+    if not _KNOWN_GAPS_FILE.exists():
+        return set()
+    lines = _KNOWN_GAPS_FILE.read_text(encoding="utf-8").splitlines()
+    return {line.strip() for line in lines if line.strip() and not line.startswith("#")}
+
+
+def _mark_known_gaps(items: list[pytest.Item]) -> None:
+    gaps = _known_gaps()
+    for item in items:
+        if item.nodeid in gaps:
+            item.add_marker(pytest.mark.xfail(strict=False, reason="known gap: differs from sqlite3 (tests/known_gaps.txt)"))

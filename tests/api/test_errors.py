@@ -1,0 +1,127 @@
+"""Errors: exception class, message, sqlite_errorcode and sqlite_errorname."""
+
+from __future__ import annotations
+
+import pytest
+
+SCHEMA = [
+    "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, n INTEGER CHECK (n > 0),"
+    " a INTEGER, b INTEGER, x INTEGER, UNIQUE (a, b), CONSTRAINT x_small CHECK (x < 10))",
+    "CREATE INDEX t_n ON t(n)",
+    "INSERT INTO t(name, n, a, b) VALUES ('a', 1, 1, 2), ('b', 2, 1, 3)",
+    ("commit",),
+]
+
+DATABASE_ERRORS = {
+    # constraints
+    "unique": "INSERT INTO t(name, n) VALUES ('a', 2)",
+    "unique_on_update": "UPDATE t SET name = 'a' WHERE id = 2",
+    "unique_composite": "INSERT INTO t(name, n, a, b) VALUES ('z', 1, 1, 2)",
+    "primary_key": "INSERT INTO t(id, name, n) VALUES (1, 'z', 1)",
+    "not_null": "INSERT INTO t(name, n) VALUES (NULL, 1)",
+    "not_null_missing_column": "INSERT INTO t(n) VALUES (1)",
+    "check_unnamed": "INSERT INTO t(name, n) VALUES ('z', 0)",
+    "check_named": "INSERT INTO t(name, n, x) VALUES ('z', 1, 11)",
+    "datatype_mismatch": "INSERT INTO t(id, name, n) VALUES ('abc', 'z', 1)",
+    # names
+    "no_such_table_select": "SELECT * FROM nope",
+    "no_such_table_insert": "INSERT INTO nope VALUES (1)",
+    "no_such_table_update": "UPDATE nope SET a = 1",
+    "no_such_table_delete": "DELETE FROM nope",
+    "no_such_table_drop": "DROP TABLE nope",
+    "no_such_column": "SELECT nope FROM t",
+    "no_such_column_qualified": "SELECT t.nope FROM t",
+    "no_such_column_in_where": "SELECT id FROM t WHERE nope = 1",
+    "insert_unknown_column": "INSERT INTO t(nope) VALUES (1)",
+    "ambiguous_column": "SELECT id FROM t, t AS u",
+    "no_such_function": "SELECT nofunc(1)",
+    "wrong_number_of_arguments": "SELECT abs(1, 2)",
+    "table_exists": "CREATE TABLE t(a)",
+    "index_exists": "CREATE INDEX t_n ON t(name)",
+    "index_on_missing_table": "CREATE INDEX j ON nope(a)",
+    "duplicate_column": "CREATE TABLE d(a, a)",
+    "value_count": "INSERT INTO t VALUES (1)",
+    "values_rows_differ": "INSERT INTO t(name, n) VALUES ('x', 1), ('y')",
+    "union_column_count": "SELECT id FROM t UNION SELECT 1, 2",
+    # syntax
+    "syntax_misspelled_keyword": "SELEC 1",
+    "syntax_misplaced_keyword": "SELECT FROM t",
+    "syntax_trailing_garbage": "SELECT 1 garbage garbage",
+    "syntax_incomplete": "SELECT (",
+    "syntax_incomplete_where": "SELECT * FROM t WHERE",
+    "syntax_unterminated_string": "SELECT 'abc",
+    "syntax_unrecognized_token": "SELECT #",
+    "syntax_keyword_as_name": "CREATE TABLE select(a)",
+}
+
+
+@pytest.mark.parametrize("sql", DATABASE_ERRORS.values(), ids=DATABASE_ERRORS.keys())
+def test_database_error(diff, sql):
+    record = diff.steps(SCHEMA + [sql, "SELECT count(*) FROM t"])
+    assert "raised" in record[len(SCHEMA)], "the scenario must fail on sqlite3"
+
+
+PROGRAMMING_ERRORS = {
+    "two_statements": ("SELECT 1; SELECT 2",),
+    "two_dml_statements": ("INSERT INTO t(name, n) VALUES ('x', 1); INSERT INTO t(name, n) VALUES ('y', 1)",),
+    "statement_then_comment": ("SELECT 1; -- just a comment",),
+    "statement_then_semicolons": ("SELECT 1;;",),
+    "null_character": ("SELECT '\x00'",),
+    "not_a_string": (1,),
+    "bytes_sql": (b"SELECT 1",),
+    "none_sql": (None,),
+    "empty_string": ("",),
+    "only_whitespace": ("   ",),
+    "only_comment": ("-- nothing",),
+    "only_semicolon": (";",),
+}
+
+
+@pytest.mark.parametrize("args", PROGRAMMING_ERRORS.values(), ids=PROGRAMMING_ERRORS.keys())
+def test_execute_argument_errors(diff, args):
+    diff.steps(SCHEMA + [("sql", *args), "SELECT count(*) FROM t"])
+
+
+def test_execute_without_arguments(diff):
+    diff.check(lambda side: side.connect().execute())
+
+
+def test_cursor_execute_without_arguments(diff):
+    diff.check(lambda side: side.connect().cursor().execute())
+
+
+def test_execute_too_many_arguments(diff):
+    diff.check(lambda side: side.connect().execute("SELECT ?", (1,), "extra"))
+
+
+def test_execute_keyword_arguments(diff):
+    diff.check(lambda side: side.connect().execute(sql="SELECT 1"))
+
+
+def test_error_hierarchy_of_raised_errors(diff):
+    """Each raised error is caught by the PEP 249 classes it should be caught by."""
+
+    def run(side):
+        api = side.api
+        conn = side.connect()
+        conn.execute("CREATE TABLE t(id INTEGER PRIMARY KEY)")
+        conn.execute("INSERT INTO t(id) VALUES (1)")
+        out = []
+        for sql in ("INSERT INTO t(id) VALUES (1)", "SELECT * FROM nope", "SELECT 1; SELECT 2"):
+            try:
+                conn.execute(sql)
+            except api.Error as exc:
+                out.append(
+                    {
+                        name: isinstance(exc, getattr(api, name))
+                        for name in ("DatabaseError", "IntegrityError", "OperationalError", "ProgrammingError")
+                    }
+                )
+        return out
+
+    diff.check(run)
+
+
+def test_unsupported_operation_on_result_column(diff):
+    """Errors from evaluating values are raised at execute time for the first row."""
+    diff.steps(["SELECT abs(-9223372036854775808)"])
