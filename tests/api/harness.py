@@ -189,7 +189,7 @@ class Side:
 
     def track(self, conn: Any) -> Any:
         self.opened.append(conn)
-        if isinstance(conn, _std.Connection):
+        if isinstance(conn, _std.Connection) and not conn.in_transaction:
             # No fsync: durability is not under test, and it is most of a SQLite run's time.
             conn.execute("PRAGMA synchronous = OFF")
         return conn

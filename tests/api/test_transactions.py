@@ -35,7 +35,7 @@ IMPLICIT = {
     "lowercase_dml": [CREATE, "insert into t(name) values ('x')", "  update t set name = 'y'"],
     "dml_after_comment": [CREATE, "-- note\nINSERT INTO t(name) VALUES ('c')", "/* x */ DELETE FROM t"],
     "with_cte_insert": [CREATE, "WITH v(x) AS (SELECT 'w') INSERT INTO t(name) SELECT x FROM v", COUNT],
-    "failed_dml_still_begins": [CREATE, ("commit",), "INSERT INTO t(id, name) VALUES ('x', 1)", COUNT],
+    "failed_dml_still_begins": [CREATE, INSERT_A, ("commit",), "INSERT INTO t(id, name) VALUES (1, 'dup')", COUNT],
     "set_none_commits": [CREATE, INSERT_A, ("set", "isolation_level", None), ("get", "isolation_level"), ("rollback",), COUNT],
     "set_level_keeps_transaction": [CREATE, INSERT_A, ("set", "isolation_level", "IMMEDIATE"), ("rollback",), COUNT],
 }

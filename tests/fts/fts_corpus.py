@@ -115,35 +115,49 @@ def _doc_words(docs: list[Doc]) -> list[str]:
     return words
 
 
-def queries(docs: list[Doc], n: int, seed: int, trigram: bool = False) -> list[str]:
-    """``n`` generated queries over the whole grammar, biased to hit ``docs``."""
+def queries(docs: list[Doc], n: int, seed: int, mode: str = "full") -> list[str]:
+    """``n`` generated queries over the whole grammar, biased to hit ``docs``.
+
+    ``mode``: "full" (everything), "trigram" (substring terms), "column"
+    (no phrase/NEAR/^: detail=column) or "none" (also no column filters).
+    """
     rnd = random.Random(seed)
     vocab = load("vocabulary.json")
     words = _doc_words(docs)
     contents = [v[0] for _r, v in docs if v[0]]
+    ctx: list[str] = []
 
     def w() -> str:
-        if trigram:
-            text = rnd.choice(contents)
+        if mode == "trigram":
+            text = rnd.choice(ctx) if ctx and rnd.random() < 0.7 else rnd.choice(contents)
             if len(text) > 4:
                 i = rnd.randrange(len(text) - 3)
                 return text[i : i + rnd.randint(3, 8)].strip() or "abc"
             return text
         r = rnd.random()
-        if r < 0.6:
+        if ctx and r < 0.5:
+            return rnd.choice(ctx[0].split() or ["x"])
+        if r < 0.8:
             return rnd.choice(words)
         return _pick_word(rnd, vocab)
 
     def t() -> str:
-        return qword(rnd, w())
+        word = w()
+        if mode in ("column", "none"):
+            return qword(rnd, word) if _bare_ok(word) else rnd.choice(words[:50] or ["x"])
+        return qword(rnd, word)
 
     def prefix() -> str:
         word = w()
         cut = word[: rnd.randint(1, max(1, min(5, len(word))))]
+        if mode in ("column", "none") and not _bare_ok(cut):
+            cut = "a"
         return qword(rnd, cut) + "*"
 
     def phrase() -> str:
-        text = rnd.choice(contents).split()
+        if mode in ("column", "none"):
+            return t()
+        text = (ctx[0] if ctx and rnd.random() < 0.6 else rnd.choice(contents)).split()
         if len(text) < 2:
             return t()
         i = rnd.randrange(len(text) - 1)
@@ -155,10 +169,12 @@ def queries(docs: list[Doc], n: int, seed: int, trigram: bool = False) -> list[s
 
     def atom() -> str:
         r = rnd.random()
-        if r < 0.35:
+        if r < 0.35 or (mode == "none" and r > 0.5):
             return t()
         if r < 0.5:
             return prefix()
+        if mode in ("column", "none") and r < 0.72:
+            return t()
         if r < 0.65:
             return phrase()
         if r < 0.72:
@@ -169,11 +185,13 @@ def queries(docs: list[Doc], n: int, seed: int, trigram: bool = False) -> list[s
             return f"{{{col()} {col()}}}:{t()}"
         if r < 0.9:
             return f"-{col()}:{t()}"
-        if r < 0.95:
+        if r < 0.95 and mode != "column":
             return f"{t()} + {t()}"
         return f"{qword(rnd, w())}*"
 
     def near() -> str:
+        if mode in ("column", "none"):
+            return f"NEAR({t()})"
         items = " ".join(rnd.choice([t, phrase, prefix])() for _ in range(rnd.randint(2, 3)))
         dist = rnd.choice(["", "", ", 0", ", 1", ", 2", ", 5", ", 30"])
         return f"NEAR({items}{dist})"
@@ -184,7 +202,7 @@ def queries(docs: list[Doc], n: int, seed: int, trigram: bool = False) -> list[s
             return " ".join(atom() for _ in range(rnd.randint(1, 3)))
         if r < 0.4:
             return near()
-        if r < 0.55:
+        if r < 0.52:
             return f"{expr(depth + 1)} AND {expr(depth + 1)}"
         if r < 0.7:
             return f"{expr(depth + 1)} OR {expr(depth + 1)}"
@@ -192,6 +210,12 @@ def queries(docs: list[Doc], n: int, seed: int, trigram: bool = False) -> list[s
             return f"{expr(depth + 1)} NOT {expr(depth + 1)}"
         if r < 0.9:
             return f"({expr(depth + 1)})"
+        if mode == "none":
+            return f"({expr(depth + 1)})"
         return f"{col()} : ({expr(depth + 1)})"
 
-    return [expr() for _ in range(n)]
+    out = []
+    for _ in range(n):
+        ctx[:] = [rnd.choice(contents)]
+        out.append(expr())
+    return out

@@ -43,6 +43,7 @@ class OracleTable:
         self.conn = sqlite3.connect(":memory:")
         self.conn.text_factory = lambda b: b.decode("utf-8", "surrogateescape")
         self.columns = list(columns)
+        self.detail = detail
         args = [_quote_ident(c) for c in columns]
         if tokenize is not None:
             args.append("tokenize=" + _quote_str(tokenize))
@@ -63,8 +64,15 @@ class OracleTable:
             return f"ERROR: {exc}"
 
     def ranked(self, query: str, weights: Sequence[float] = ()) -> list[tuple[int, float]]:
-        """(rowid, bm25) ordered like ``ORDER BY rank``."""
+        """(rowid, bm25) ordered like ``ORDER BY rank``.
+
+        With detail=column/none SQLite 3.40 can crash in its ORDER BY rank
+        path (empty phrases), so there we sort live bm25() values instead.
+        """
         w = "".join(f", {x!r}" for x in weights)
+        if self.detail != "full":
+            rows = list(self.conn.execute(f"SELECT rowid, bm25(t{w}) FROM t WHERE t MATCH ?", (query,)))
+            return sorted(rows, key=lambda r: (r[1] is not None, r[1]))
         sql = f"SELECT rowid, bm25(t{w}) AS s FROM t WHERE t MATCH ? ORDER BY s"
         if not weights:
             sql = "SELECT rowid, rank FROM t WHERE t MATCH ? ORDER BY rank"
