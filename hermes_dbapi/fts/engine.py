@@ -9,8 +9,9 @@ failed its phrase/NEAR test).  Such "extra" instances change bm25, snippet
 and highlight, so we reproduce the iteration exactly:
 
 * term iterators walk rows holding a term; a column filter empties the
-  position list but (for a whole term) keeps the row, so the node parks
-  there with "no match" - prefix iterators skip such rows instead;
+  position list but (for a whole term, or a prefix served by a ``prefix=``
+  index) keeps the row, so the node parks there with "no match" - other
+  prefix iterators skip such rows instead;
 * a phrase/NEAR node parks on the first rowid where all its terms occur and
   then tests phrases in order, stopping at the first that fails (later
   phrases keep their previous buffers, as in FTS5);
@@ -27,7 +28,6 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 
-from .errors import FtsError
 from .index import Index, pos_column, pos_offset
 from .query import (
     AndNode,
@@ -172,7 +172,9 @@ class _Machine:
         if colset is None or self.index.detail == "none":
             return _TermIter(rowids, [raw[r] for r in rowids])
         data = [[p for p in raw[r] if pos_column(p) in colset] for r in rowids]
-        if term.prefix:  # a merged prefix doclist drops rows left empty
+        if term.prefix and len(term.text) not in getattr(self.index, "prefix_lengths", ()):
+            # a prefix answered by merging full terms drops rows the column
+            # filter left empty; a prefix= index lookup keeps them, like a term
             keep = [i for i, d in enumerate(data) if d]
             return _TermIter([rowids[i] for i in keep], [data[i] for i in keep])
         return _TermIter(rowids, data)
@@ -430,15 +432,23 @@ def _children(node: Node) -> list[Node]:
 class Evaluation:
     """The matches of one query over one index, with FTS5's cursor API."""
 
-    def __init__(self, index: Index, query: Query) -> None:
+    def __init__(self, index: Index, query: Query | SpecialQuery) -> None:
         self.index = index
-        self.query = query
         self._buffers: dict[int, dict[int, list[int]]] = {}
         self._instances: dict[int, list[Instance]] = {}
         self._hits: dict[int, int] = {}
-        machine = _Machine(index, query)
-        for rowid in machine.rows():
-            self._buffers[rowid] = machine.live_buffers(rowid)
+        #: set for ``MATCH '*reads'``-style diagnostics: one row, rowid 0,
+        #: no phrases and NULL column texts (FTS5's "special" plan)
+        self.special: str | None = None
+        if isinstance(query, SpecialQuery):
+            self.special = query.name
+            query = Query(StringNode([], eof=True), [], tuple(index.columns))
+            self._buffers[0] = {}
+        else:
+            machine = _Machine(index, query)
+            for rowid in machine.rows():
+                self._buffers[rowid] = machine.live_buffers(rowid)
+        self.query = query
         self._rowids = list(self._buffers)
 
     def rowids(self) -> list[int]:
@@ -529,6 +539,4 @@ def _count_phrase(index: Index, ph: Phrase) -> int:
 def search(index: Index, text: str, column: int | None = None) -> Evaluation:
     """Parse ``text`` for ``index``'s table and evaluate it."""
     q = parse_query(text, index.columns, index.tokenizer, index.detail, column)
-    if isinstance(q, SpecialQuery):
-        raise FtsError(f"special query *{q.name} is not supported here")
     return Evaluation(index, q)

@@ -56,6 +56,14 @@ class Index(Protocol):
     def tokenizer(self) -> Tokenizer:
         """The table's tokenizer (queries, snippet and highlight use it)."""
 
+    @property
+    def prefix_lengths(self) -> Sequence[int]:
+        """The table's ``prefix=`` index lengths in characters (may be empty).
+
+        They never change which rows match, but FTS5 walks a prefix index
+        differently from a scan of full terms, which shows in edge cases.
+        """
+
     def postings(
         self, term: str, prefix: bool = False, rowids: Collection[int] | None = None
     ) -> Postings:
@@ -83,7 +91,8 @@ class MemoryIndex:
 
     ``unindexed`` names columns that are stored but not tokenized (FTS5's
     UNINDEXED).  ``content``, if given, supplies column texts instead of
-    the indexed values, as an external-content table does.
+    the indexed values, as an external-content table does.  ``prefix`` is
+    the table's ``prefix=`` option (lengths in characters).
     """
 
     def __init__(
@@ -93,6 +102,7 @@ class MemoryIndex:
         detail: str = "full",
         unindexed: Collection[str] = (),
         content: Callable[[int], Sequence[str | None]] | None = None,
+        prefix: Sequence[int] = (),
     ) -> None:
         if detail not in DETAILS:
             raise ValueError(f"bad detail: {detail}")
@@ -101,6 +111,7 @@ class MemoryIndex:
         self._detail = detail
         self._indexed = tuple(c not in set(unindexed) for c in self._columns)
         self._content = content
+        self._prefix = tuple(prefix)
         self._terms: dict[str, dict[int, list[int]]] = {}
         self._sorted_terms: list[str] = []
         self._sizes: dict[int, tuple[int, ...]] = {}
@@ -162,6 +173,10 @@ class MemoryIndex:
     @property
     def tokenizer(self) -> Tokenizer:
         return self._tokenizer
+
+    @property
+    def prefix_lengths(self) -> Sequence[int]:
+        return self._prefix
 
     def postings(
         self, term: str, prefix: bool = False, rowids: Collection[int] | None = None

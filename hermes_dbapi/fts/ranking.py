@@ -25,9 +25,12 @@ class Bm25:
 
     def __init__(self, ev: Evaluation) -> None:
         self.ev = ev
+        self.idf: list[float] = []
+        if ev.special is not None:  # '*reads' etc.: bm25() is -0.0
+            self.avgdl = 1.0
+            return
         n_row = ev.index.row_count()
         self.avgdl = float(ev.index.total_tokens()) / float(n_row)
-        self.idf = []
         for i in range(ev.phrase_count()):
             hits = ev.phrase_hits(i)
             idf = math.log((n_row - hits + 0.5) / (hits + 0.5))
@@ -37,6 +40,8 @@ class Bm25:
 
     def score(self, rowid: int, weights: Sequence[object] = ()) -> float:
         """``bm25(t, *weights)`` for a matching row."""
+        if self.ev.special is not None:
+            return -0.0
         freq = [0.0] * len(self.idf)
         w = [value_double(x) for x in weights]
         for phrase, col, _off in self.ev.instances(rowid):
@@ -55,9 +60,14 @@ def bm25(ev: Evaluation, rowid: int, weights: Sequence[object] = ()) -> float:
     return Bm25(ev).score(rowid, weights)
 
 
-def ranked(ev: Evaluation, weights: Sequence[object] = ()) -> list[tuple[int, float]]:
-    """(rowid, bm25) pairs in ``ORDER BY rank`` order (ties by rowid)."""
+def ranked(ev: Evaluation, weights: Sequence[object] = ()) -> list[tuple[int, float | None]]:
+    """(rowid, rank) pairs in ``ORDER BY rank`` order (ties by rowid).
+
+    The default rank is bm25; special queries (``*reads``) rank as NULL.
+    """
+    if ev.special is not None:
+        return [(r, None) for r in ev.rowids()]
     scorer = Bm25(ev)
     rows = [(r, scorer.score(r, weights)) for r in ev.rowids()]
     rows.sort(key=lambda rs: rs[1])
-    return rows
+    return rows  # type: ignore[return-value]

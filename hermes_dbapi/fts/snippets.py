@@ -8,7 +8,7 @@ repeat) and the window starting at the preceding sentence start (after
 ``.`` or ``:`` plus whitespace; +120 at the text start, +100 elsewhere);
 the first strictly best window wins.  With ``column < 0`` every column
 competes.  Quirks kept on purpose: arguments convert like SQLite values,
-output stops at the first NUL, and ``highlight(t, -1, ...)`` yields the
+each copied stretch of text stops at its first NUL, and ``highlight(t, -1, ...)`` yields the
 rowid as text (FTS5 reads the content row's column 0).
 """
 
@@ -19,7 +19,6 @@ import re
 from .engine import Evaluation, Instance
 from .errors import FtsError
 from .sqlvalues import value_int, value_text
-
 
 #: Text being highlighted: normally the ``str`` itself (character offsets are
 #: equivalent to FTS5's byte offsets), but its UTF-8 ``bytes`` when a
@@ -86,18 +85,16 @@ class _Out:
             self.parts.append(s.encode("utf-8", "surrogateescape") if self.binary else s)
 
     def copy_to(self, end: int) -> None:
-        """Copy input from ``off`` to ``end``; a negative length copies the rest."""
-        if end - self.off < 0:
-            rest = self.text[self.off :]
-            self.parts.append(rest.split(b"\0" if self.binary else "\0", 1)[0])
-        else:
-            self.parts.append(self.text[self.off : end])
+        """Copy input from ``off`` to ``end`` as ``%.*s`` does: a segment stops
+        at its first NUL, and a negative length copies the rest."""
+        nul = b"\0" if self.binary else "\0"
+        piece = self.text[self.off :] if end - self.off < 0 else self.text[self.off : end]
+        self.parts.append(piece.split(nul, 1)[0])  # type: ignore[arg-type]
 
     def result(self) -> str:
         if self.binary:
-            raw = b"".join(self.parts).split(b"\0", 1)[0]
-            return raw.decode("utf-8", "surrogateescape")
-        return "".join(self.parts).split("\0", 1)[0]
+            return b"".join(self.parts).decode("utf-8", "surrogateescape")
+        return "".join(self.parts)
 
 
 def _highlight_walk(
@@ -152,6 +149,8 @@ def highlight(
 
 
 def _column_text(ev: Evaluation, rowid: int, col: int) -> str | None:
+    if ev.special is not None:
+        return None
     if col == -1:
         return str(rowid)
     if col < -1 or col >= len(ev.index.columns):
@@ -222,7 +221,7 @@ def snippet(
     ntok = value_int(max_tokens)
     ncol = len(ev.index.columns)
     inst = ev.instances(rowid)
-    texts = ev.index.column_texts(rowid)
+    texts = [None] * ncol if ev.special is not None else ev.index.column_texts(rowid)
     sizes = ev.index.column_sizes(rowid)
     prepared: dict[int, tuple[Buf, list[tuple[str, int, int]]]] = {}
 

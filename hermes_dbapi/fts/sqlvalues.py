@@ -25,7 +25,7 @@ def _clamp64(v: int) -> int:
 
 
 def value_int64(value: object) -> int:
-    """``sqlite3_value_int64``: numeric prefix of text, truncation of reals."""
+    """``sqlite3_value_int64``: integer prefix of text, truncation of reals."""
     if value is None:
         return 0
     if isinstance(value, bool):
@@ -40,13 +40,8 @@ def value_int64(value: object) -> int:
         if value <= -9.223372036854775808e18:
             return -(1 << 63)
         return int(value)
-    m = _NUM_PREFIX.match(_text_of(value))
-    if not m:
-        return 0
-    text = m.group(1)
-    if any(c in text for c in ".eE"):
-        return value_int64(float(text))
-    return _clamp64(int(text))
+    m = _INT_PREFIX.match(_text_of(value))  # text: its integer prefix only
+    return _clamp64(int(m.group(1))) if m else 0
 
 
 def value_int(value: object) -> int:
@@ -82,7 +77,9 @@ def real_to_text(v: float) -> str:
         return ""
     if math.isinf(v):
         return "Inf" if v > 0 else "-Inf"
-    s = "%.15g" % v
+    if v == 0:
+        return "0.0"
+    s = f"{v:.15g}"
     if "e" in s:
         mant, exp = s.split("e")
         if "." not in mant:

@@ -118,8 +118,9 @@ def parse_categories(spec: str) -> frozenset[str] | None:
     """Parse a ``categories`` value the way SQLite does, or None if invalid.
 
     Words are split on spaces/tabs and only their first two characters
-    count (``L*,N*`` means ``L*``).  Any parsed word also enables SQLite's
-    unclassified category 0.
+    count (``L*,N*`` means ``L*``); a word whose first letter is not a
+    Unicode major class is ignored, but any word (even ignored) enables
+    SQLite's unclassified category 0.
     """
     wild = {
         "C": "Cc Cf Cn Cs Co", "L": "Ll Lm Lo Lt Lu LC", "M": "Mc Me Mn",
@@ -137,8 +138,8 @@ def parse_categories(spec: str) -> frozenset[str] | None:
         major = spec[i]
         minor = spec[i + 1] if i + 1 < n else ""
         if major not in wild:
-            return None
-        if minor == "*":
+            pass  # SQLite ignores words of unknown major class
+        elif minor == "*":
             out.update(wild[major].split())
         elif major + minor in CATEGORY_NAMES:
             out.add(major + minor)

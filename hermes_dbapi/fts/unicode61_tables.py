@@ -12,10 +12,10 @@ from functools import lru_cache
 from . import _unicode61_data as _data
 
 #: Every category name the ``categories`` option accepts, in SQLite's order.
-CATEGORY_NAMES: tuple[str, ...] = tuple(
-    "Cc Cf Cn Cs Co Ll Lm Lo Lt Lu LC Mc Me Mn Nd Nl No "
-    "Pc Pd Pe Pf Pi Po Ps Sc Sk Sm So Zl Zp Zs".split()
-)
+CATEGORY_NAMES: tuple[str, ...] = (
+    "Cc", "Cf", "Cn", "Cs", "Co", "Ll", "Lm", "Lo", "Lt", "Lu", "LC", "Mc", "Me", "Mn", "Nd", "Nl",
+    "No", "Pc", "Pd", "Pe", "Pf", "Pi", "Po", "Ps", "Sc", "Sk", "Sm", "So", "Zl", "Zp", "Zs",
+)  # fmt: skip
 
 #: Category 0: code points SQLite's tables leave unclassified.  They are token
 #: characters whenever at least one category name was parsed.

@@ -27,9 +27,10 @@ class Pair:
         rows: Sequence[tuple[int, Sequence[str | None]]],
         tokenize: str = "unicode61",
         detail: str = "full",
+        prefix: Sequence[int] = (),
     ) -> None:
-        self.oracle = OracleTable(columns, tokenize, detail, rows)
-        self.index = MemoryIndex(columns, tokenizer_from_spec(tokenize), detail)
+        self.oracle = OracleTable(columns, tokenize, detail, rows, prefix)
+        self.index = MemoryIndex(columns, tokenizer_from_spec(tokenize), detail, prefix=prefix)
         for rowid, vals in rows:
             self.index.insert(rowid, vals)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import random
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[2] / "dialects" / "fts"
@@ -17,7 +17,7 @@ COLUMNS = ("content", "tool_name", "tool_calls")
 Doc = tuple[int, tuple[str | None, ...]]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> dict:
     """A JSON data file from dialects/fts/."""
     return json.loads((DATA / name).read_text(encoding="utf-8"))

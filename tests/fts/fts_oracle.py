@@ -39,6 +39,7 @@ class OracleTable:
         tokenize: str | None = None,
         detail: str = "full",
         rows: Sequence[tuple[int, Sequence[str | None]]] = (),
+        prefix: Sequence[int] = (),
     ) -> None:
         self.conn = sqlite3.connect(":memory:")
         self.conn.text_factory = lambda b: b.decode("utf-8", "surrogateescape")
@@ -48,6 +49,8 @@ class OracleTable:
         if tokenize is not None:
             args.append("tokenize=" + _quote_str(tokenize))
         args.append(f"detail={detail}")
+        if prefix:
+            args.append("prefix=" + _quote_str(" ".join(map(str, prefix))))
         self.conn.execute(f"CREATE VIRTUAL TABLE t USING fts5({', '.join(args)})")
         cols = ", ".join(["rowid"] + [_quote_ident(c) for c in columns])
         marks = ", ".join("?" * (len(columns) + 1))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 import os
 import random
-import zlib
 import sqlite3
+import zlib
 
 import pytest
 from fts_corpus import load
@@ -48,10 +48,7 @@ def _probe_docs(cps: list[int], chunk: int = 2000, pre: str = "") -> list[str]:
 
 
 def _all_cps(limit: int) -> list[int]:
-    return [
-        cp for cp in range(1, limit)
-        if not 0xD800 <= cp <= 0xDFFF and chr(cp) not in ALNUM + " "
-    ]
+    return [cp for cp in range(1, limit) if not 0xD800 <= cp <= 0xDFFF and chr(cp) not in ALNUM + " "]
 
 
 def _compare(spec: str, texts: list[str]) -> None:
@@ -64,7 +61,7 @@ def _compare(spec: str, texts: list[str]) -> None:
             diff = next(i for i, (a, b) in enumerate(zip(got + [None], exp + [None])) if a != b)
             raise AssertionError(
                 f"{spec!r}: first difference at token {diff}: "
-                f"ours {got[diff - 2: diff + 3]!r} sqlite {exp[diff - 2: diff + 3]!r}"
+                f"ours {got[diff - 2 : diff + 3]!r} sqlite {exp[diff - 2 : diff + 3]!r}"
             )
 
 
@@ -140,11 +137,10 @@ def test_tokenizer_specs_random_text(spec: str) -> None:
 def _porter_words() -> list[str]:
     rnd = random.Random(5)
     suffixes = (
-        "s es ies sses ss ed eed ing at bl iz y ational tional enci anci izer logi bli "
-        "alli entli eli ousli ization ation ator alism iveness fulness ousness aliti "
-        "iviti biliti icate ative alize iciti ical ful ness al ance ence er ic able ible "
-        "ant ement ment ent ion sion tion ou ism ate iti ous ive ize e ll l"
-    ).split()
+        "s es ies sses ss ed eed ing at bl iz y ational tional enci anci izer logi bli alli entli eli ousli "
+        "ization ation ator alism iveness fulness ousness aliti iviti biliti icate ative alize iciti ical ful "
+        "ness al ance ence er ic able ible ant ement ment ent ion sion tion ou ism ate iti ous ive ize e ll l"
+    ).split()  # noqa: SIM905
     cons, vow = "bcdfghjklmnpqrstvwxyz", "aeiouy"
     words = set(load("vocabulary.json")["content"])
     for _ in range(30000):
@@ -186,9 +182,7 @@ def _ours_create(spec: str) -> str:
     return "ok"
 
 
-@pytest.mark.parametrize(
-    "spec", load("tokenizers.json")["valid"] + load("tokenizers.json")["invalid"]
-)
+@pytest.mark.parametrize("spec", load("tokenizers.json")["valid"] + load("tokenizers.json")["invalid"])
 def test_tokenize_spec_outcome(spec: str) -> None:
     """tokenize= values: accepted, or rejected with SQLite's exact message."""
     assert _ours_create(spec) == _sqlite_create(spec)
@@ -204,10 +198,13 @@ def test_categories_option_every_pair() -> None:
 
 def test_split_tokenize_arg() -> None:
     assert split_tokenize_arg("porter  unicode61 tokenchars '-''x'") == [
-        "porter", "unicode61", "tokenchars", "-'x",
+        "porter",
+        "unicode61",
+        "tokenchars",
+        "-'x",
     ]
     with pytest.raises(FtsError, match="parse error in tokenize directive"):
-        split_tokenize_arg("unicode61 tokenchars \"-\"")
+        split_tokenize_arg('unicode61 tokenchars "-"')
 
 
 def test_offsets_cover_source_text() -> None:
@@ -217,25 +214,32 @@ def test_offsets_cover_source_text() -> None:
     toks = tok.tokenize(text)
     assert [text[s:e] for _t, s, e in toks] == ["Ångström", "s", "café", "日本語", "e\u0301cole", "x"]
     raw = text.encode()
-    assert [raw[s:e].decode() for _t, s, e in byte_offsets(text, toks)] == [
-        text[s:e] for _t, s, e in toks
-    ]
+    assert [raw[s:e].decode() for _t, s, e in byte_offsets(text, toks)] == [text[s:e] for _t, s, e in toks]
 
 
 def test_trigram_end_offset_follows_folded_length() -> None:
     """FTS5 computes a trigram's end from the folded bytes (ẞ folds to ß)."""
     tok = tokenizer_from_spec("trigram")
     text = "aẞb"
-    (t, s, e), = tok.utf8_spans(text, tok.tokenize(text))
+    ((t, s, e),) = tok.utf8_spans(text, tok.tokenize(text))
     assert (t, s, e) == ("aßb", 0, 4)  # the source span is 5 bytes long
     assert tok.needs_bytes(text)
 
 
 def test_porter_stem_examples() -> None:
     cases = {
-        "caresses": "caress", "ponies": "poni", "agreed": "agre", "plastered": "plaster",
-        "motoring": "motor", "sing": "sing", "conditional": "condit", "generalization": "gener",
-        "happiness": "happi", "hopefulness": "hope", "running": "run", "ab": "ab",
+        "caresses": "caress",
+        "ponies": "poni",
+        "agreed": "agre",
+        "plastered": "plaster",
+        "motoring": "motor",
+        "sing": "sing",
+        "conditional": "condit",
+        "generalization": "gener",
+        "happiness": "happi",
+        "hopefulness": "hope",
+        "running": "run",
+        "ab": "ab",
     }
     assert {w: porter.stem(w) for w in cases} == cases
 

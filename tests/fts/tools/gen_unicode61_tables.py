@@ -15,9 +15,8 @@ import sys
 from pathlib import Path
 
 CATEGORIES = (
-    "Cc Cf Cn Cs Co Ll Lm Lo Lt Lu LC Mc Me Mn Nd Nl No "
-    "Pc Pd Pe Pf Pi Po Ps Sc Sk Sm So Zl Zp Zs"
-).split()
+    "Cc Cf Cn Cs Co Ll Lm Lo Lt Lu LC Mc Me Mn Nd Nl No Pc Pd Pe Pf Pi Po Ps Sc Sk Sm So Zl Zp Zs"
+).split()  # noqa: SIM905
 ALNUM = "abcdefghijklmnopqrstuvwxyz0123456789"
 CHUNK = 2000
 OUT = Path(__file__).resolve().parents[3] / "hermes_dbapi" / "fts" / "_unicode61_data.py"
@@ -41,8 +40,7 @@ def probe(conn: sqlite3.Connection, opts: str, cps: list[int], pre: str = "") ->
     conn.execute("DROP TABLE IF EXISTS p")
     conn.execute("DROP TABLE IF EXISTS pv")
     conn.execute(
-        "CREATE VIRTUAL TABLE p USING fts5(a, tokenize=\"unicode61 "
-        f"{opts} tokenchars '{ALNUM}' separators ' '\")"
+        f"CREATE VIRTUAL TABLE p USING fts5(a, tokenize=\"unicode61 {opts} tokenchars '{ALNUM}' separators ' '\")"
     )
     conn.execute("CREATE VIRTUAL TABLE pv USING fts5vocab(p, instance)")
     rows = []
@@ -72,10 +70,7 @@ def probe(conn: sqlite3.Connection, opts: str, cps: list[int], pre: str = "") ->
 
 def main() -> None:
     conn = sqlite3.connect(":memory:")
-    cps = [
-        cp for cp in range(1, 0x110000)
-        if not 0xD800 <= cp <= 0xDFFF and chr(cp) not in ALNUM + " "
-    ]
+    cps = [cp for cp in range(1, 0x110000) if not 0xD800 <= cp <= 0xDFFF and chr(cp) not in ALNUM + " "]
     # Category of each code point: 5 bit-probes plus one to tell code 31
     # from "category 0" (present in every probe that names a category).
     code = {name: i + 1 for i, name in enumerate(CATEGORIES)}
@@ -99,9 +94,7 @@ def main() -> None:
     for ch in ALNUM + " ":
         for name in CATEGORIES:
             conn.execute("DROP TABLE IF EXISTS a1")
-            conn.execute(
-                f"CREATE VIRTUAL TABLE a1 USING fts5(a, tokenize=\"unicode61 categories '{name}'\")"
-            )
+            conn.execute(f"CREATE VIRTUAL TABLE a1 USING fts5(a, tokenize=\"unicode61 categories '{name}'\")")
             conn.execute("INSERT INTO a1 VALUES (?)", ("x" if ch == " " else ch,))
             if ch != " " and conn.execute("SELECT count(*) FROM a1 WHERE a1 MATCH ?", ('"' + ch + '"',)).fetchone()[0]:
                 cat[ord(ch)] = name
@@ -140,7 +133,7 @@ def _wrap(s: str, width: int = 76) -> str:
         cut = s.rfind(" ", 0, width) if len(s) > width else len(s)
         if cut <= 0:
             cut = len(s)
-        lines.append(f"    {s[:cut + 1]!r}")
+        lines.append(f"    {s[: cut + 1]!r}")
         s = s[cut + 1 :]
     return "(\n" + "\n".join(lines) + "\n)"
 
