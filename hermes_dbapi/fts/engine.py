@@ -259,8 +259,13 @@ class _Machine:
         if self._is_term(node):
             ph = node.phrases[0]
             it = self.iters[id(ph.terms[0])]
-            data = list(it.poslist)
-            self.buf[id(ph)] = data if self.full else [0] * bool(data or self.index.detail == "none")
+            if self.full:
+                self.buf[id(ph)] = list(it.poslist)
+            else:
+                # column: the (filtered) column list; none: a bare "present".
+                # Only emptiness matters: instances come from the text later.
+                hit = bool(it.poslist) or self.index.detail == "none"
+                self.buf[id(ph)] = [0] if hit else []
             self.rowid[k] = it.rowid
             self.nomatch[k] = not self.buf[id(ph)]
             return

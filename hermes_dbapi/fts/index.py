@@ -20,6 +20,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Protocol
 
 from .query import DETAILS, clip_token
+from .sqlvalues import sql_text
 from .tokenizers import Tokenizer
 
 #: rowid -> sorted encoded positions
@@ -119,10 +120,14 @@ class MemoryIndex:
         self._total = 0
 
     # -- writing ----------------------------------------------------------
-    def insert(self, rowid: int, values: Sequence[str | None]) -> None:
-        """Index one row (replacing nothing: delete first to update)."""
+    def insert(self, rowid: int, values: Sequence[object]) -> None:
+        """Index one row (replacing nothing: delete first to update).
+
+        Values are read as SQLite text (numbers and blobs too); None is NULL.
+        """
         if rowid in self._sizes:
             raise KeyError(f"rowid {rowid} already indexed")
+        values = [sql_text(v) for v in values]
         sizes = []
         for col, text in enumerate(values):
             if text is None or not self._indexed[col]:

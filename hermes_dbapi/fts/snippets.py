@@ -7,9 +7,12 @@ instance it scores the window centred on it (1000 per distinct phrase, 1 per
 repeat) and the window starting at the preceding sentence start (after
 ``.`` or ``:`` plus whitespace; +120 at the text start, +100 elsewhere);
 the first strictly best window wins.  With ``column < 0`` every column
-competes.  Quirks kept on purpose: arguments convert like SQLite values,
-each copied stretch of text stops at its first NUL, and ``highlight(t, -1, ...)`` yields the
-rowid as text (FTS5 reads the content row's column 0).
+competes.  Quirks kept on purpose (SQLite 3.40 behaviour): arguments
+convert like SQLite values; each copied stretch of text stops at its first
+NUL; ``highlight(t, -1, ...)`` yields the rowid as text (FTS5 reads the
+content row's column 0); a phrase starting before the snippet window is not
+marked at all; a one-token window at token 0 is treated as "no window"
+(``snippet(..., 1)`` then marks every later instance too).
 """
 
 from __future__ import annotations
@@ -106,7 +109,9 @@ def _highlight_walk(
     range_start: int = 0,
     range_end: int = 0,
 ) -> None:
-    """fts5HighlightCb over every token of ``text``."""
+    """fts5HighlightCb over ``tokens``; a window [range_start, range_end]
+    limits output to those tokens (FTS5 tests ``range_end > 0``, so a window
+    ending at token 0 counts as none)."""
     ranged = range_end > 0
     for ipos, (_tok, start, end) in enumerate(tokens):
         if ranged:

@@ -16,8 +16,24 @@ _INT_PREFIX = re.compile(r"\s*([+-]?\d+)")
 
 def _text_of(value: object) -> str:
     if isinstance(value, (bytes, bytearray, memoryview)):
-        return bytes(value).decode("utf-8", "replace")
+        return bytes(value).decode("utf-8", "surrogateescape")
+    if isinstance(value, float):
+        return real_to_text(value)
     return str(value)
+
+
+def sql_text(value: object) -> str | None:
+    """A column value as FTS5 indexes it: ``sqlite3_value_text`` in full.
+
+    NULL stays None; integers, reals and blobs become their SQLite text.
+    """
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return str(int(value))
+    return _text_of(value)
 
 
 def _clamp64(v: int) -> int:
@@ -62,13 +78,8 @@ def value_double(value: object) -> float:
 
 def value_text(value: object) -> str | None:
     """``sqlite3_value_text`` read as a C string (cut at the first NUL)."""
-    if value is None:
-        return None
-    if isinstance(value, float):
-        text = real_to_text(value)
-    else:
-        text = _text_of(value)
-    return text.split("\0", 1)[0]
+    text = sql_text(value)
+    return None if text is None else text.split("\0", 1)[0]
 
 
 def real_to_text(v: float) -> str:

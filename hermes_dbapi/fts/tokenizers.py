@@ -338,6 +338,7 @@ _REGISTRY: dict[str, TokenizerFactory] = {
 def register_tokenizer(name: str, factory: TokenizerFactory) -> None:
     """Make a custom tokenizer available to ``tokenize=`` (names are case-blind)."""
     _REGISTRY[ascii_lower(name)] = factory
+    tokenizer_from_spec.cache_clear()
 
 
 def _is_bareword(ch: str) -> bool:

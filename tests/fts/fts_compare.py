@@ -28,11 +28,16 @@ class Pair:
         tokenize: str = "unicode61",
         detail: str = "full",
         prefix: Sequence[int] = (),
+        unindexed: Sequence[str] = (),
     ) -> None:
-        self.oracle = OracleTable(columns, tokenize, detail, rows, prefix)
-        self.index = MemoryIndex(columns, tokenizer_from_spec(tokenize), detail, prefix=prefix)
+        self.oracle = OracleTable(columns, tokenize, detail, rows, prefix, unindexed)
+        self.index = MemoryIndex(columns, tokenizer_from_spec(tokenize), detail, unindexed, prefix=prefix)
         for rowid, vals in rows:
             self.index.insert(rowid, vals)
+
+    def delete(self, rowid: int) -> None:
+        self.oracle.delete(rowid)
+        self.index.delete(rowid)
 
     def ours(self, query: str, column: int | None = None) -> Evaluation | str:
         try:

@@ -40,12 +40,13 @@ class OracleTable:
         detail: str = "full",
         rows: Sequence[tuple[int, Sequence[str | None]]] = (),
         prefix: Sequence[int] = (),
+        unindexed: Sequence[str] = (),
     ) -> None:
         self.conn = sqlite3.connect(":memory:")
         self.conn.text_factory = lambda b: b.decode("utf-8", "surrogateescape")
         self.columns = list(columns)
         self.detail = detail
-        args = [_quote_ident(c) for c in columns]
+        args = [_quote_ident(c) + (" UNINDEXED" if c in unindexed else "") for c in columns]
         if tokenize is not None:
             args.append("tokenize=" + _quote_str(tokenize))
         args.append(f"detail={detail}")
@@ -58,6 +59,9 @@ class OracleTable:
             f"INSERT INTO t({cols}) VALUES ({marks})",
             [(rowid, *vals) for rowid, vals in rows],
         )
+
+    def delete(self, rowid: int) -> None:
+        self.conn.execute("DELETE FROM t WHERE rowid = ?", (rowid,))
 
     def match(self, query: str) -> list[int] | str:
         """Matching rowids in scan order, or the error message."""

@@ -20,8 +20,8 @@ pytestmark = needs_oracle
 
 # (tokenize, detail, documents, generated queries, chunks[, prefix= lengths])
 CONFIGS: dict[str, tuple] = {
-    "unicode61": ("unicode61", "full", 2000, 240, 6),
-    "porter": ("porter", "full", 1000, 80, 2),
+    "unicode61": ("unicode61", "full", 2000, 360, 9),
+    "porter": ("porter", "full", 1000, 120, 2),
     "trigram": ("trigram", "full", 1500, 120, 2),
     "trigram_cs": ("trigram case_sensitive 1", "full", 500, 40, 1),
     "ascii": ("ascii", "full", 800, 60, 1),
@@ -125,3 +125,42 @@ def test_prefix_index_iteration_quirk(prefix: tuple[int, ...]) -> None:
         assert ev is not None
         pair.check_rank(query, ev)
         pair.check_aux(query, ev, random.Random(1))
+
+
+def _check_all(pair: Pair, qs: list[str]) -> None:
+    rnd = random.Random(7)
+    for query in qs:
+        ev = pair.check_match(query)
+        if ev is not None and ev.rowids():
+            pair.check_rank(query, ev)
+            pair.check_aux(query, ev, rnd)
+
+
+def test_long_tokens_are_cut_at_32768_bytes() -> None:
+    """FTS5 truncates tokens to 32768 bytes, even inside a character."""
+    big = "日" * 12000
+    rows = [(1, (big + " tail", None, None)), (2, ("日" * 10922, None, None)), (3, ("日" * 10923, "x" * 40000, None))]
+    qs = [big, "日" * 10922, "日" * 10922 + "*", "日" * 10923, "日" * 11000, "tail", "x" * 32768, "x" * 32767]
+    _check_all(Pair(COLUMNS, rows), qs)
+
+
+def test_unindexed_column() -> None:
+    """UNINDEXED columns are stored (snippet/highlight see them) but not searchable."""
+    docs = documents(300)
+    pair = Pair(COLUMNS, docs, unindexed=("tool_name",))
+    _check_all(pair, ["search", "tool_name:search", "tool* OR data*", "{tool_name tool_calls}:name", "chat*"])
+
+
+def test_deletes_update_statistics() -> None:
+    """Deleting rows changes row counts and average length (bm25) identically."""
+    docs = documents(400)
+    pair = Pair(COLUMNS, docs)
+    for rowid, _vals in docs[::3]:
+        pair.delete(rowid)
+    _check_all(pair, _queries("unicode61")[:60])
+
+
+def test_non_text_values_index_as_sqlite_text() -> None:
+    """Integers, reals and blobs are indexed by their SQLite text form."""
+    rows = [(1, (42, 3.5, None)), (2, (1e20, b"blob text", "x")), (3, (-0.0, 7, 0.1)), (4, (True, "1", ""))]
+    _check_all(Pair(COLUMNS, rows), ["42", "3", "5", "1", "0", "e", "blob", "20", "0 OR 1", "tool_name:7"])
