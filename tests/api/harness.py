@@ -274,7 +274,12 @@ def apply(conn: Any, steps: Iterable[Any]) -> None:
         getattr(conn, method)(*args)
 
 
-def run_steps(side: Side, steps: Iterable[Any], **connect_kw: Any) -> list[dict]:
+def run_steps(side: Side, steps: Iterable[Any], setup: Iterable[Any] = (), **connect_kw: Any) -> list[dict]:
+    """Apply ``setup`` through a connection of its own (not recorded), then run and record ``steps``
+    on a new main connection opened with ``connect_kw``."""
+    if setup:
+        with contextlib.closing(side.connect(isolation_level=None)) as conn:
+            apply(conn, setup)
     side.conn = side.connect(**connect_kw)
     return [run_step(side, step) for step in steps]
 
@@ -327,10 +332,11 @@ class Differ:
             )
         return expected
 
-    def steps(self, steps: Iterable[Any], **connect_kw: Any) -> Any:
-        """Run a scenario table on both sides (see the module docstring)."""
-        steps = list(steps)
-        return self.check(lambda side: run_steps(side, steps, **connect_kw))
+    def steps(self, steps: Iterable[Any], setup: Iterable[Any] = (), **connect_kw: Any) -> Any:
+        """Run a scenario table on both sides (see the module docstring); ``setup`` steps run
+        first, unrecorded, on a connection of their own in autocommit mode."""
+        steps, setup = list(steps), list(setup)
+        return self.check(lambda side: run_steps(side, steps, setup, **connect_kw))
 
     def close(self) -> None:
         self.reference.close_all()

@@ -120,6 +120,10 @@ LASTROWID = {
         "INSERT INTO u(v) VALUES ('y')",
         "SELECT uid, v FROM u ORDER BY uid",
     ],
+    "failed_multi_row_insert": [  # SQLite's last_insert_rowid keeps the id of a row the failure undid
+        "INSERT INTO t(id, name) VALUES (10, 'x'), (1, 'dup')",
+        "SELECT 1",
+    ],
     "after_rollback": ["INSERT INTO t(name) VALUES ('d')", ("rollback",), "SELECT 1"],
     "after_commit": ["INSERT INTO t(name) VALUES ('d')", ("commit",), "SELECT 1"],
     "insert_with_params": [("sql", "INSERT INTO t(name, n) VALUES (?, ?)", ("d", 4))],

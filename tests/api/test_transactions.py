@@ -20,8 +20,7 @@ PEEK = ("peek", "SELECT name FROM t ORDER BY id")
 
 # --------------------------------------------------------------------------- legacy isolation_level modes
 
-LEVELS = {"default": "", "immediate": "IMMEDIATE", "none": None}
-
+LEVELS = {"default": "", "none": None}
 IMPLICIT = {
     "ddl_does_not_begin": [CREATE, "CREATE TABLE u(a)"],
     "select_does_not_begin": [CREATE, ("commit",), "SELECT * FROM t"],
@@ -58,8 +57,11 @@ def _level_cases(scenarios, levels):
 @pytest.mark.parametrize(
     "level,steps",
     _level_cases(IMPLICIT, LEVELS)
-    + _level_cases(PEEKING, LEVELS)
-    + _level_cases({"insert_begins": IMPLICIT["insert_begins"]}, {"deferred": "DEFERRED", "exclusive": "EXCLUSIVE"}),
+    + _level_cases(PEEKING, {**LEVELS, "immediate": "IMMEDIATE"})
+    + _level_cases(
+        {name: IMPLICIT[name] for name in ("insert_begins", "rollback_discards", "ddl_inside_transaction")},
+        {"deferred": "DEFERRED", "immediate": "IMMEDIATE", "exclusive": "EXCLUSIVE"},
+    ),
 )
 def test_implicit_transactions(diff, level, steps):
     """sqlite3's legacy transaction control: which statements open a transaction in each isolation_level."""
@@ -263,21 +265,22 @@ def test_no_autocommit_attribute_before_312(diff):
 
 # --------------------------------------------------------------------------- Python 3.12+: autocommit
 
-AUTOCOMMIT = {
+AUTOCOMMIT = {  # the table exists already (setup), so no DDL runs inside these transactions
     "false_opens_transaction": (False, [("get", "autocommit"), "SELECT 1"]),
-    "false_commit_reopens": (False, [CREATE, INSERT_A, ("commit",), PEEK, ("rollback",)]),
-    "false_rollback_reopens": (False, [CREATE, ("commit",), INSERT_A, ("rollback",), COUNT]),
+    "false_commit_reopens": (False, [INSERT_A, ("commit",), PEEK, ("rollback",)]),
+    "false_rollback_reopens": (False, [INSERT_A, ("rollback",), COUNT]),
     "false_begin_fails": (False, ["BEGIN"]),
     "false_ignores_isolation_level": (False, [("set", "isolation_level", None), "SELECT 1"]),
-    "false_script_no_implicit_commit": (False, [CREATE, ("script", "INSERT INTO t(name) VALUES ('s');"), ("rollback",), COUNT]),
-    "true_never_implicit": (True, [CREATE, INSERT_A, PEEK]),
-    "true_explicit_begin": (True, [CREATE, "BEGIN", INSERT_A, "ROLLBACK", COUNT]),
-    "true_commit_noop": (True, [CREATE, "BEGIN", INSERT_A, ("commit",), ("rollback",), COUNT]),
-    "legacy_value": ("legacy", [CREATE, INSERT_A, ("get", "autocommit"), ("rollback",)]),
-    "switch_false_to_true_commits": (False, [CREATE, INSERT_A, ("set", "autocommit", True), ("rollback",), PEEK]),
-    "switch_true_to_false_begins": (True, [CREATE, ("set", "autocommit", False), INSERT_A, ("rollback",), COUNT]),
-    "switch_to_legacy": (False, [CREATE, ("set", "autocommit", "legacy"), ("get", "autocommit"), INSERT_A]),
+    "false_script_no_implicit_commit": (False, [("script", "INSERT INTO t(name) VALUES ('s');"), ("rollback",), COUNT]),
+    "true_never_implicit": (True, [INSERT_A, PEEK]),
+    "true_explicit_begin": (True, ["BEGIN", INSERT_A, "ROLLBACK", COUNT]),
+    "true_commit_noop": (True, ["BEGIN", INSERT_A, ("commit",), ("rollback",), COUNT]),
+    "legacy_value": ("legacy", [INSERT_A, ("get", "autocommit"), ("rollback",)]),
+    "switch_false_to_true_commits": (False, [INSERT_A, ("set", "autocommit", True), ("rollback",), PEEK]),
+    "switch_true_to_false_begins": (True, [("set", "autocommit", False), INSERT_A, ("rollback",), COUNT]),
+    "switch_to_legacy": (False, [("set", "autocommit", "legacy"), ("get", "autocommit"), INSERT_A]),
     "invalid_value": (True, [("set", "autocommit", "yes"), ("get", "autocommit")]),
+    "false_ddl_inside_transaction": (False, ["CREATE TABLE u(id INTEGER PRIMARY KEY)", ("rollback",), "SELECT * FROM u"]),
 }
 
 
@@ -289,7 +292,7 @@ def test_autocommit(diff, mode, steps):
     steps = [
         ("set", s[1], resolve.get(s[2], s[2])) if isinstance(s, tuple) and s[0] == "set" else s for s in steps
     ]
-    diff.steps(steps, autocommit=resolve.get(mode, mode))
+    diff.steps(steps, setup=[CREATE], autocommit=resolve.get(mode, mode))
 
 
 @needs_autocommit
@@ -301,8 +304,9 @@ def test_autocommit_at_connect(diff, value):
 @needs_autocommit
 def test_autocommit_false_close_rolls_back(diff):
     def run(side):
+        apply(side.connect(), [CREATE, ("commit",)])
         conn = side.connect(autocommit=False)
-        apply(conn, [CREATE, ("commit",), INSERT_A])
+        apply(conn, [INSERT_A])
         conn.close()
         return side.connect().execute(COUNT).fetchall()
 
