@@ -78,6 +78,7 @@ class Connection(metaclass=ABCMeta):
         self._total_changes = 0
         self._last_rowid = 0
         self._progress: tuple[Any, int] | None = None
+        self._identity_high: dict[str, int] = {}  # PostgreSQL: highest id the sequence is known past
         self._pragma_state: dict[str, Any] = {}
         backend.set_busy_timeout(timeout)
         if autocommit is not LEGACY:
@@ -94,6 +95,9 @@ class Connection(metaclass=ABCMeta):
 
     def _check(self) -> None:
         self._check_thread()
+        self._check_open()
+
+    def _check_open(self) -> None:
         if self._closed:
             raise errors.programming("Cannot operate on a closed database.")
 
@@ -101,27 +105,32 @@ class Connection(metaclass=ABCMeta):
 
     @property
     def isolation_level(self) -> str | None:
+        self._check()
         return self._isolation_level
 
     @isolation_level.setter
     def isolation_level(self, value: str | None) -> None:
+        if getattr(self, "_tx", None) is not None:
+            self._check()
         with _probe_lock:
             _probe.isolation_level = value  # raises sqlite3's own TypeError/ValueError
+            value = _probe.isolation_level  # ... and stores it as sqlite3 does
             _probe.isolation_level = ""
-        if value is None and not self._closed and getattr(self, "_tx", None) is not None:
+        if value is None and getattr(self, "_tx", None) is not None:
             self.commit()
         self._isolation_level = value
 
     @property
     def autocommit(self) -> Any:
         if not HAS_AUTOCOMMIT:
-            raise AttributeError("'Connection' object has no attribute 'autocommit'")
+            raise AttributeError("'sqlite3.Connection' object has no attribute 'autocommit'")
+        self._check()
         return self._autocommit
 
     @autocommit.setter
     def autocommit(self, value: Any) -> None:
         if not HAS_AUTOCOMMIT:
-            raise AttributeError("'Connection' object has no attribute 'autocommit'")
+            raise AttributeError("'sqlite3.Connection' object has no attribute 'autocommit'")
         with _probe_lock:
             _probe.autocommit = value  # same validation and messages as sqlite3
             _probe.autocommit = LEGACY
@@ -134,12 +143,12 @@ class Connection(metaclass=ABCMeta):
 
     @property
     def in_transaction(self) -> bool:
-        self._check()
+        self._check_open()
         return self._backend.in_transaction
 
     @property
     def total_changes(self) -> int:
-        self._check()
+        self._check_open()
         return self._total_changes
 
     # -- cursors and statements -------------------------------------------------
@@ -149,8 +158,6 @@ class Connection(metaclass=ABCMeta):
         cursor = factory(self)
         if not isinstance(cursor, Cursor):
             raise TypeError("factory must return a cursor, not " + type(cursor).__name__)
-        if self.row_factory is not None and cursor.row_factory is None:
-            pass  # the connection's row_factory applies at fetch time
         return cursor
 
     def execute(self, *args: Any, **kwargs: Any) -> Cursor:
@@ -167,6 +174,8 @@ class Connection(metaclass=ABCMeta):
 
     def commit(self) -> None:
         self._check()
+        if self._autocommit is True:
+            return  # sqlite3: commit() does nothing in autocommit mode
         with self._lock:
             if self._backend.in_transaction:
                 self._tx.commit()
@@ -176,6 +185,8 @@ class Connection(metaclass=ABCMeta):
 
     def rollback(self) -> None:
         self._check()
+        if self._autocommit is True:
+            return
         with self._lock:
             if self._backend.in_transaction:
                 self._tx.rollback()
@@ -201,6 +212,7 @@ class Connection(metaclass=ABCMeta):
                 self._shadow.close()
 
     def __enter__(self) -> "Connection":
+        self._check()
         return self
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
@@ -240,9 +252,15 @@ class Connection(metaclass=ABCMeta):
 
         Missing tables and columns are left to the server: the shadow may not
         know objects another process created (it is reloaded once first)."""
+        from sqlglot.errors import TokenError
+
         from .translate.params import scan
 
-        params = scan(sql)
+        try:
+            params = scan(sql)
+        except TokenError:  # SQLite's tokenizer words it better (e.g. unrecognized token)
+            problem = self._shadow.check(sql, 0, ())
+            raise problem if problem is not None else errors.operational("unrecognized token") from None
         problem = self._shadow.check(sql, params.count, params.names)
         if problem is not None and _names_missing_object(problem):
             self._shadow.load(store.read(self._backend))
@@ -256,14 +274,24 @@ class Connection(metaclass=ABCMeta):
         if "\x00" in sql:
             raise errors.programming("the query contains a null character")
         with self._lock:
+            cursor._set_result(None, -1, cursor.lastrowid)  # sqlite3 resets these first
             self._check_progress()
             keyword = statements.leading_keyword(sql)
             if self._run_special(cursor, sql, keyword, parameters):
                 return
             translation = self._translation(sql)
             params = self._bind(sql, translation, parameters)
-            self._begin_implicitly(keyword)
-            self._run(cursor, sql, translation, params)
+            began = self._begin_implicitly(keyword)
+            try:
+                self._run(cursor, sql, translation, params, keyword)
+            except sqlite3.IntegrityError as exc:  # issue 4 hook: SQLite's exact constraint text
+                from .errors import refine
+
+                raise refine.integrity(self, sql, parameters, exc) from None
+            except sqlite3.Error as exc:
+                if began and _compile_time(exc):
+                    self._tx.rollback()  # sqlite3 prepares before BEGIN: no transaction then
+                raise
 
     def _run_special(self, cursor: Cursor, sql: str, keyword: str, parameters: Any) -> bool:
         """Statements that never reach the translator; True if handled."""
@@ -292,7 +320,9 @@ class Connection(metaclass=ABCMeta):
             cursor._raw_cursor().load(names, rows)
             cursor._set_result(names, -1, self._last_rowid)
             return True
-        return False
+        from .catalog import route  # issue 4 hook: VACUUM/ANALYZE/ATTACH..., queries on sqlite_master
+
+        return route.run_special(self, cursor, sql, keyword, parameters)
 
     def _bind(self, sql: str, translation: Translation, parameters: Any) -> tuple:
         def warn_named() -> None:  # sqlite3 3.12+ warns, 3.14 refuses: let it say which
@@ -308,19 +338,19 @@ class Connection(metaclass=ABCMeta):
         with self._shadow.lock:
             return self._shadow.db.execute(sql, parameters)
 
-    def _begin_implicitly(self, keyword: str) -> None:
+    def _begin_implicitly(self, keyword: str) -> bool:
+        """sqlite3's implicit BEGIN; True if this call opened the transaction."""
         if self._backend.in_transaction:
-            return
+            return False
         if self._autocommit is False:
             self._tx.begin("DEFERRED")
-        elif (
-            self._autocommit is LEGACY
-            and self._isolation_level is not None
-            and statements.is_dml(keyword)
-        ):
+            return True
+        if self._autocommit is LEGACY and self._isolation_level is not None and statements.is_dml(keyword):
             self._tx.begin(self._isolation_level or "DEFERRED")
+            return True
+        return False
 
-    def _run(self, cursor: Cursor, sql: str, translation: Translation, params: tuple) -> None:
+    def _run(self, cursor: Cursor, sql: str, translation: Translation, params: tuple, keyword: str) -> None:
         backend = self._backend
         raw = cursor._raw_cursor()
         if translation.is_ddl:
@@ -331,12 +361,27 @@ class Connection(metaclass=ABCMeta):
         names = None
         if raw.names is not None:
             names = self._result_names(sql, translation, raw.names)
-        rowcount = raw.rowcount if translation.table and raw.names is None else -1
-        if translation.table and rowcount > 0:
-            self._total_changes += rowcount
+        # sqlite3 counts rows only for statements that start with a DML keyword
+        rowcount = raw.rowcount if statements.is_dml(keyword) and raw.names is None else -1
+        if translation.table and raw.rowcount > 0 and raw.names is None:
+            self._total_changes += raw.rowcount
         if raw.lastrowid is not None:
             self._last_rowid = raw.lastrowid
+            if returning:
+                self._advance_identity(translation, raw)
         cursor._set_result(names, rowcount, self._last_rowid)
+
+    def _advance_identity(self, translation: Translation, raw: Any) -> None:
+        """PostgreSQL: an explicit id beyond the identity sequence moves it on, so the
+        next automatic id is max + 1 as in SQLite (MySQL's AUTO_INCREMENT does this)."""
+        highest = getattr(raw, "max_rowid", None)
+        if highest is None or highest <= self._identity_high.get(translation.table, 0):
+            return
+        column = self._shadow.rowid_column(translation.table)
+        if column is None:
+            return
+        self._backend.advance_identity(translation.table, column, highest)
+        self._identity_high[translation.table] = highest
 
     def _with_rowid(self, translation: Translation) -> tuple[str, bool]:
         """PostgreSQL reports inserted ids only through RETURNING."""
@@ -364,7 +409,8 @@ class Connection(metaclass=ABCMeta):
         self._shadow.apply(sql)
         try:
             self._backend.execute(cursor._raw_cursor(), translation.sql, params, table=translation.table)
-            store.write(self._backend, self._shadow.dump())
+            store.write(self._backend, self._shadow.dump(), self._shadow.take_cookie())
+            self._identity_high.clear()
         except BaseException:
             self._shadow.load(before)
             raise
@@ -381,43 +427,67 @@ class Connection(metaclass=ABCMeta):
         if "\x00" in sql:
             raise errors.programming("the query contains a null character")
         with self._lock:
+            cursor._set_result(None, -1, cursor.lastrowid)
             self._check_progress()
             keyword = statements.leading_keyword(sql)
             translation = self._translation(sql)
-            if translation.returns_rows:
+            if not statements.is_dml(keyword) or translation.returns_rows:
                 raise errors.programming("executemany() can only execute DML statements.")
-            batch = [self._bind(sql, translation, p) for p in seq_of_parameters]
             self._begin_implicitly(keyword)
-            raw = cursor._raw_cursor()
-            if batch:
-                driver_sql, returning = self._with_rowid(translation)
-                self._backend.executemany(raw, driver_sql, batch, table=translation.table, returning_rowid=returning)
-                rowcount = raw.rowcount if translation.table else -1
-                if raw.lastrowid is not None:
-                    self._last_rowid = raw.lastrowid
-            else:
-                rowcount = 0 if translation.table else -1
+            batch: list[tuple] = []
+            rowcount = 0
+            try:
+                # sqlite3 binds and runs item by item: an item that fails to bind
+                # (or an iterator that raises) leaves the earlier items done.
+                for parameters in seq_of_parameters:
+                    batch.append(self._bind(sql, translation, parameters))
+            finally:
+                if batch:
+                    rowcount = self._run_batch(cursor, translation, batch)
             if rowcount > 0:
                 self._total_changes += rowcount
             cursor._set_result(None, rowcount, cursor.lastrowid)
+
+    def _run_batch(self, cursor: Cursor, translation: Translation, batch: list[tuple]) -> int:
+        """Run a bound batch; on failure keep the items before the failing one."""
+        raw = cursor._raw_cursor()
+        driver_sql, returning = self._with_rowid(translation)
+        try:
+            self._backend.executemany(raw, driver_sql, batch, table=translation.table, returning_rowid=returning)
+        except sqlite3.Error:
+            if len(batch) == 1:
+                raise
+            done = 0
+            for params in batch:  # redo one by one to stop exactly where SQLite stops
+                self._backend.execute(raw, driver_sql, params, returning_rowid=returning, table=translation.table)
+                done += max(raw.rowcount, 0)
+                self._total_changes += max(raw.rowcount, 0)
+                if raw.lastrowid is not None:
+                    self._last_rowid = raw.lastrowid
+            return done  # not reached: the failing item raised
+        if raw.lastrowid is not None:
+            self._last_rowid = raw.lastrowid
+            if returning:
+                self._advance_identity(translation, raw)
+        return raw.rowcount
 
     def _executescript_on(self, cursor: Cursor, script: str) -> None:
         if not isinstance(script, str):
             raise TypeError(f"executescript() argument 1 must be str, not {type(script).__name__}")
         if "\x00" in script:
-            raise errors.programming("embedded null character")
+            raise ValueError("embedded null character")
         with self._lock:
             if self._autocommit is LEGACY and self._backend.in_transaction:
                 self._tx.commit()
-            kept_rowid = cursor.lastrowid  # sqlite3 leaves the script cursor's lastrowid alone
+            kept = (cursor.rowcount, cursor.lastrowid)  # sqlite3 leaves these alone
             for statement in statements.split_script(script):
                 keyword = statements.leading_keyword(statement)
                 if self._run_special(cursor, statement, keyword, ()):
                     continue
                 translation = self._translation(statement)
                 params = self._bind(statement, translation, ())
-                self._run(cursor, statement, translation, params)
-            cursor._set_result(None, -1, kept_rowid)
+                self._run(cursor, statement, translation, params, keyword)
+            cursor._set_result(None, *kept)
 
     def _check_progress(self) -> None:
         if self._progress is not None and self._progress[0]():
@@ -489,6 +559,12 @@ def check_call(probe: Any, method: str, args: tuple, kwargs: dict, least: int, m
     if kwargs or not least <= len(args) <= most or not isinstance(args[0], str):
         with _probe_lock:
             getattr(probe, method)(*args, **kwargs)  # raises; the probe never runs SQL here
+
+
+def _compile_time(exc: sqlite3.Error) -> bool:
+    """Errors SQLite raises while preparing a statement, before any BEGIN."""
+    text = str(exc)
+    return text.startswith(("no such table", "no such column", "no such function", "near ")) or "syntax error" in text
 
 
 def _names_missing_object(exc: sqlite3.Error) -> bool:

@@ -41,7 +41,7 @@ class Cursor(metaclass=ABCMeta):
         self.arraysize = 1
         self.rowcount = -1
         self.lastrowid: int | None = None
-        self.row_factory = None
+        self.row_factory = connection.row_factory  # copied at creation, as sqlite3 does
         self.description: tuple | None = None
 
     # -- state shared with the connection --------------------------------------
@@ -73,7 +73,7 @@ class Cursor(metaclass=ABCMeta):
         return self._convert
 
     def _make_converter(self):
-        factory = self.row_factory if self.row_factory is not None else self._connection.row_factory
+        factory = self.row_factory
         text_factory = self._connection.text_factory
         decode = None
         if text_factory is not str:
@@ -128,7 +128,9 @@ class Cursor(metaclass=ABCMeta):
         self._check()
         if size is None:
             size = self.arraysize
-        if self._names is None or self._raw is None or size <= 0:
+        if size <= 0:
+            return self.fetchall()  # sqlite3 reads a non-positive size as "all"
+        if self._names is None or self._raw is None:
             return []
         with self._connection._lock:
             rows = self._raw.fetchmany(size)
@@ -156,7 +158,7 @@ class Cursor(metaclass=ABCMeta):
     # -- the rest of the interface --------------------------------------------
 
     def close(self) -> None:
-        self._connection._check_thread()
+        self._connection._check()
         if self._raw is not None:
             self._raw.close()
             self._raw = None
@@ -164,7 +166,7 @@ class Cursor(metaclass=ABCMeta):
         self._closed = True
 
     def setinputsizes(self, sizes: Any, /) -> None:
-        self._check()
+        """No-op, as in sqlite3 (which does not even check the cursor)."""
 
     def setoutputsize(self, size: Any, column: Any = None, /) -> None:
-        self._check()
+        """No-op, as in sqlite3."""

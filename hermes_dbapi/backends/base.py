@@ -28,6 +28,7 @@ class RawCursor(ABC):
         self.rowcount = -1
         self.names: tuple[str, ...] | None = None  # result column names; None: no result set
         self.lastrowid: int | None = None  # rowid of the last row inserted by the statement
+        self.max_rowid: int | None = None  # highest rowid it inserted (PostgreSQL identity upkeep)
         self._buffered: list[tuple] | None = None
 
     def load(self, names: tuple[str, ...] | None, rows: list[tuple]) -> None:
@@ -127,6 +128,9 @@ class Backend(ABC):
     @abstractmethod
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
         """Run shim-internal SQL (driver syntax) and return all rows."""
+
+    def advance_identity(self, table: str, column: str, value: int) -> None:
+        """Make the next automatic id of ``table`` larger than ``value`` (if needed)."""
 
     @abstractmethod
     def has_table(self, name: str) -> bool:

@@ -54,6 +54,11 @@ _CONVERSIONS.update(
 _SQL_MODE = "STRICT_ALL_TABLES,NO_AUTO_VALUE_ON_ZERO,NO_ENGINE_SUBSTITUTION,ERROR_FOR_DIVISION_BY_ZERO"
 
 
+def _signed(insert_id: int) -> int:
+    """The OK packet carries ids unsigned; SQLite's rowids are signed 64-bit."""
+    return insert_id - 2**64 if insert_id >= 2**63 else insert_id
+
+
 class MyCursor(RawCursor):
     def __init__(self, raw: pymysql.cursors.Cursor) -> None:
         super().__init__()
@@ -163,22 +168,30 @@ class MySQLBackend(Backend):
             cursor.rowcount = -1
         elif raw.lastrowid:
             # the OK packet names the first id of a multi-row insert; SQLite the last
-            cursor.lastrowid = raw.lastrowid + max(raw.rowcount, 1) - 1
+            cursor.lastrowid = _signed(raw.lastrowid) + max(raw.rowcount, 1) - 1
 
     def executemany(
         self, cursor: MyCursor, sql: str, seq: Iterable[Sequence[Any]], *, table: str = "", returning_rowid: bool = False
     ) -> None:
         cursor.reset()
         rows = list(seq)
+        # all or nothing, so the caller can redo it item by item after a failure
+        guarded = self.in_transaction
         try:
+            self._meta.execute("SAVEPOINT hermes_many" if guarded else "START TRANSACTION")
             cursor.raw.executemany(sql, rows)
+            self._meta.execute("RELEASE SAVEPOINT hermes_many" if guarded else "COMMIT")
         except pymysql.Error as exc:
+            try:
+                self._meta.execute("ROLLBACK TO SAVEPOINT hermes_many" if guarded else "ROLLBACK")
+            except pymysql.Error:
+                pass
             raise self._translate(exc, table) from None
         cursor.rowcount = cursor.raw.rowcount
         if cursor.raw.lastrowid:
             # one multi-row INSERT: the OK packet names its first id
             batched = cursor.raw.rowcount if len(rows) > 1 and sql.lstrip()[:6].upper() == "INSERT" else 1
-            cursor.lastrowid = cursor.raw.lastrowid + max(batched, 1) - 1
+            cursor.lastrowid = _signed(cursor.raw.lastrowid) + max(batched, 1) - 1
 
     # -- transactions -------------------------------------------------------
 

@@ -159,6 +159,7 @@ class PostgresBackend(Backend):
             rows = raw.fetchall()
             if rows:
                 cursor.lastrowid = rows[-1][-1]
+                cursor.max_rowid = max(row[-1] for row in rows)
             return
         cursor.names = tuple(col.name for col in raw.description)
 
@@ -173,26 +174,29 @@ class PostgresBackend(Backend):
         self, cursor: PgCursor, sql: str, seq: Iterable[Sequence[Any]], *, table: str = "", returning_rowid: bool = False
     ) -> None:
         cursor.reset()
+        # all or nothing, so the caller can redo it item by item after a failure
         guarded = self.conn.info.transaction_status != _IDLE
         try:
-            if guarded:
-                self._meta.execute("SAVEPOINT " + _STMT_SAVEPOINT)
+            self._meta.execute("SAVEPOINT " + _STMT_SAVEPOINT if guarded else "BEGIN")
             cursor.raw.executemany(sql, seq, returning=returning_rowid)
             if returning_rowid:
-                total, last = 0, None
+                total, last, highest = 0, None, None
                 while True:
                     rows = cursor.raw.fetchall()
                     total += len(rows)
-                    last = rows[-1][-1] if rows else last
+                    if rows:
+                        last = rows[-1][-1]
+                        top = max(row[-1] for row in rows)
+                        highest = top if highest is None else max(highest, top)
                     if not cursor.raw.nextset():
                         break
-                cursor.lastrowid = last
-                cursor.rowcount = total
-            if guarded:
-                self._meta.execute("RELEASE SAVEPOINT " + _STMT_SAVEPOINT)
+                cursor.lastrowid, cursor.max_rowid, cursor.rowcount = last, highest, total
+            self._meta.execute("RELEASE SAVEPOINT " + _STMT_SAVEPOINT if guarded else "COMMIT")
         except psycopg.Error as exc:
             if guarded:
                 self._undo_statement()
+            else:
+                self._meta.execute("ROLLBACK")
             raise self._translate(exc) from None
         if not returning_rowid:
             cursor.rowcount = cursor.raw.rowcount
@@ -244,6 +248,14 @@ class PostgresBackend(Backend):
         with self.conn.cursor() as cur:
             cur.execute(sql, params)
             return cur.fetchall() if cur.description is not None else []
+
+    def advance_identity(self, table: str, column: str, value: int) -> None:
+        """Move the identity sequence of ``table.column`` past ``value`` (never back)."""
+        self.query(
+            "SELECT setval(seq, %s) FROM (SELECT pg_get_serial_sequence(%s, %s)::regclass AS seq) s "
+            "WHERE %s > COALESCE(pg_sequence_last_value(s.seq), 0)",
+            (value, '"' + table.replace('"', '""') + '"', column, value),
+        )
 
     def has_table(self, name: str) -> bool:
         return bool(self.query("SELECT to_regclass(%s) IS NOT NULL", (f'"{self.namespace}"."{name}"',))[0][0])
