@@ -9,7 +9,7 @@ statement, so the exception is the standard module's own, word for word.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Callable
 
 from . import errors
@@ -54,6 +54,12 @@ def adapt(value: Any) -> Any:
     raise BindError
 
 
+def _is_sequence(value: Any) -> bool:
+    """PySequence_Check, as sqlite3 applies it: str and bytes count too."""
+    kind = type(value)
+    return not isinstance(value, Mapping) and hasattr(kind, "__getitem__") and hasattr(kind, "__len__")
+
+
 def bind(
     parameters: Any,
     count: int,
@@ -70,13 +76,11 @@ def bind(
         for name in names:
             if name is None:
                 raise BindError
-            key = name[1:]
-            if key not in parameters:
-                raise BindError
-            values.append(parameters[key])
-    elif isinstance(parameters, (tuple, list)) or (
-        isinstance(parameters, Sequence) and not isinstance(parameters, (str, bytes, Mapping))
-    ):
+            try:
+                values.append(parameters[name[1:]])  # __getitem__, so __missing__ works as in sqlite3
+            except KeyError:
+                raise BindError from None
+    elif isinstance(parameters, (tuple, list)) or _is_sequence(parameters):
         if len(parameters) != count:
             raise BindError
         if count and any(name is not None for name in names):

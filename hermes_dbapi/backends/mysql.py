@@ -16,6 +16,7 @@ from typing import Any, Iterable, Sequence
 import pymysql
 from pymysql.constants import CLIENT, FIELD_TYPE, SERVER_STATUS
 from pymysql.converters import conversions
+from pymysql.cursors import RE_INSERT_VALUES
 
 from ..errors import mysql as my_errors
 from ..url import Target
@@ -87,7 +88,8 @@ class MySQLBackend(Backend):
         info = conn.get_server_info()
         self.is_mariadb = "mariadb" in info.lower()
         self.dialect = "mariadb" if self.is_mariadb else "mysql"
-        numbers = re.match(r"(\d+)\.(\d+)\.(\d+)", info)
+        # MariaDB may announce itself as "5.5.5-10.11.6-MariaDB" for old clients
+        numbers = re.match(r"(?:5\.5\.5-)?(\d+)\.(\d+)\.(\d+)", info)
         self.server_version = tuple(int(n) for n in numbers.groups()) if numbers else (0,)
         self._meta = conn.cursor()
         self._lock_name = "hermes:" + hashlib.sha1(namespace.encode()).hexdigest()  # the write lock
@@ -179,7 +181,17 @@ class MySQLBackend(Backend):
         guarded = self.in_transaction
         try:
             self._meta.execute("SAVEPOINT hermes_many" if guarded else "START TRANSACTION")
-            cursor.raw.executemany(sql, rows)
+            if RE_INSERT_VALUES.match(sql):
+                cursor.raw.executemany(sql, rows)  # PyMySQL sends one multi-row INSERT
+                last = _signed(cursor.raw.lastrowid) + cursor.raw.rowcount - 1 if cursor.raw.lastrowid else None
+            else:
+                total, last = 0, None
+                for params in rows:
+                    cursor.raw.execute(sql, params)
+                    total += max(cursor.raw.rowcount, 0)
+                    if cursor.raw.lastrowid:
+                        last = _signed(cursor.raw.lastrowid) + max(cursor.raw.rowcount, 1) - 1
+                cursor.raw.rowcount = total
             self._meta.execute("RELEASE SAVEPOINT hermes_many" if guarded else "COMMIT")
         except pymysql.Error as exc:
             try:
@@ -188,10 +200,7 @@ class MySQLBackend(Backend):
                 pass
             raise self._translate(exc, table) from None
         cursor.rowcount = cursor.raw.rowcount
-        if cursor.raw.lastrowid:
-            # one multi-row INSERT: the OK packet names its first id
-            batched = cursor.raw.rowcount if len(rows) > 1 and sql.lstrip()[:6].upper() == "INSERT" else 1
-            cursor.lastrowid = _signed(cursor.raw.lastrowid) + max(batched, 1) - 1
+        cursor.lastrowid = last
 
     # -- transactions -------------------------------------------------------
 
