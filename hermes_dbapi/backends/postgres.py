@@ -24,6 +24,8 @@ from .base import Backend, RawCursor, unreachable
 
 _IDLE = pq.TransactionStatus.IDLE
 _STMT_SAVEPOINT = "hermes_stmt"
+_GUARD_OPEN = "SAVEPOINT " + _STMT_SAVEPOINT + "; "
+_GUARD_CLOSE = "; RELEASE SAVEPOINT " + _STMT_SAVEPOINT
 
 
 class _NumericLoader(adapt.Loader):
@@ -144,16 +146,19 @@ class PostgresBackend(Backend):
         guarded = self.conn.info.transaction_status != _IDLE
         try:
             if guarded:
-                self._meta.execute("SAVEPOINT " + _STMT_SAVEPOINT)
-            raw.execute(sql, params)
-            if guarded:
-                self._meta.execute("RELEASE SAVEPOINT " + _STMT_SAVEPOINT)
+                # one round trip: the savepoint, the statement and its release travel
+                # together (client-side binding allows several statements per query)
+                raw.execute(_GUARD_OPEN + sql + _GUARD_CLOSE, params)
+                raw.nextset()  # from the SAVEPOINT's result to the statement's
+            else:
+                raw.execute(sql, params)
         except psycopg.Error as exc:
             if guarded:
                 self._undo_statement()
             raise self._translate(exc) from None
         cursor.rowcount = raw.rowcount
-        if raw.description is None:
+        description = raw.description
+        if description is None:
             return
         if returning_rowid:
             rows = raw.fetchall()
@@ -161,7 +166,7 @@ class PostgresBackend(Backend):
                 cursor.lastrowid = rows[-1][-1]
                 cursor.max_rowid = max(row[-1] for row in rows)
             return
-        cursor.names = tuple(col.name for col in raw.description)
+        cursor.names = tuple(col.name for col in description)
 
     def _undo_statement(self) -> None:
         try:
@@ -207,18 +212,20 @@ class PostgresBackend(Backend):
         """IMMEDIATE and EXCLUSIVE take the namespace's write lock for the whole
         transaction (an advisory lock released by COMMIT/ROLLBACK), waiting up to
         the busy timeout, as SQLite's write lock does."""
-        self._run_control("BEGIN")
         if mode not in ("IMMEDIATE", "EXCLUSIVE"):
+            self._run_control("BEGIN")
             return
         try:
             if self.busy_timeout <= 0:
-                self._meta.execute("SELECT pg_try_advisory_xact_lock(%s)", (self._lock_key,))
+                self._meta.execute("BEGIN; SELECT pg_try_advisory_xact_lock(%s)", (self._lock_key,))
+                self._meta.nextset()
                 if not self._meta.fetchone()[0]:
                     raise psycopg.errors.LockNotAvailable("write lock is held")
             else:
-                self._meta.execute("SELECT pg_advisory_xact_lock(%s)", (self._lock_key,))
+                self._meta.execute("BEGIN; SELECT pg_advisory_xact_lock(%s)", (self._lock_key,))
         except psycopg.Error as exc:
-            self._run_control("ROLLBACK")
+            if self.in_transaction:
+                self._run_control("ROLLBACK")
             raise self._translate(exc) from None
 
     def commit(self) -> None:
