@@ -13,6 +13,7 @@ against either module catches and recognises the other's.
 from __future__ import annotations
 
 import inspect
+import os as _os
 from typing import Any
 
 from ._stdlib import sqlite3 as _std
@@ -49,17 +50,17 @@ _SIGNATURE = inspect.Signature(
 )
 
 
-def connect(database: Any, *args: Any, **kwargs: Any) -> Any:
+def connect(*args: Any, **kwargs: Any) -> Any:
     """Open a connection like ``sqlite3.connect``; where to is decided by
     :func:`hermes_dbapi.url.resolve` (``HERMES_DB_URL`` or a URL ``database``)."""
     try:
-        bound = _SIGNATURE.bind(database, *args, **kwargs)
+        bound = _SIGNATURE.bind(*args, **kwargs)
     except TypeError:
-        return _std.connect(database, *args, **kwargs)  # let sqlite3 word the error
+        return _std.connect(*args, **kwargs)  # let sqlite3 word the error
     options = {**{k: p.default for k, p in _SIGNATURE.parameters.items()}, **bound.arguments}
     target = _url.resolve(options["database"], bool(options["uri"]))
     if target is None:
-        return _std.connect(database, *args, **kwargs)
+        return _std.connect(*args, **kwargs)
     if options["autocommit"] is not _MISSING and not hasattr(_std, "LEGACY_TRANSACTION_CONTROL"):
         raise TypeError("'autocommit' is an invalid keyword argument for this function")
     return _open_server(target, options)
@@ -78,6 +79,7 @@ def _open_server(target: "_url.Target", options: dict[str, Any]) -> Connection:
         )
     timeout = float(options["timeout"])
     backend = open_backend(target, namespace.for_target(target), timeout=timeout)
+    backend.file_path = _os.path.abspath(target.path) if target.path else ""  # PRAGMA database_list
     extra = {} if options["autocommit"] is _MISSING else {"autocommit": options["autocommit"]}
     try:
         return factory(

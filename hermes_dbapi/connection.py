@@ -20,6 +20,7 @@ from .catalog.shadow import Shadow
 from .cursor import Cursor
 from .transactions import Transactions
 from .translate import Translation, TranslationCache, translate
+from .translate import helpers as translate_helpers
 from .translate.context import Context
 
 LEGACY = getattr(sqlite3, "LEGACY_TRANSACTION_CONTROL", -1)
@@ -73,6 +74,7 @@ class Connection(metaclass=ABCMeta):
         self._rowid_sql: dict[tuple[str, str], str] = {}
         self._shadow = Shadow()
         self._shadow.load(store.read(backend))
+        translate_helpers.install(backend)  # issue 3: server-side helpers (date/time) in the namespace
         self._ctx_epoch = self._shadow.epoch
         self._tx = Transactions(backend)
         self._total_changes = 0
@@ -105,7 +107,7 @@ class Connection(metaclass=ABCMeta):
 
     @property
     def isolation_level(self) -> str | None:
-        self._check()
+        self._check_open()  # sqlite3 does not check the thread here
         return self._isolation_level
 
     @isolation_level.setter
@@ -279,6 +281,8 @@ class Connection(metaclass=ABCMeta):
             keyword = statements.leading_keyword(sql)
             if self._run_special(cursor, sql, keyword, parameters):
                 return
+            if _fts(self).handle(cursor, sql, keyword, parameters):  # FTS5 tables and their sync triggers
+                return
             translation = self._translation(sql)
             params = self._bind(sql, translation, parameters)
             began = self._begin_implicitly(keyword)
@@ -430,23 +434,32 @@ class Connection(metaclass=ABCMeta):
             cursor._set_result(None, -1, cursor.lastrowid)
             self._check_progress()
             keyword = statements.leading_keyword(sql)
-            translation = self._translation(sql)
-            if not statements.is_dml(keyword) or translation.returns_rows:
+            if keyword in _READ_ONLY_KEYWORDS:
                 raise errors.programming("executemany() can only execute DML statements.")
+            translation = self._translation(sql)
+            if translation.returns_rows and not translation.table:
+                raise errors.programming("executemany() can only execute DML statements.")
+            items = iter(seq_of_parameters)  # a non-iterable fails here, before any BEGIN
+            if translation.is_ddl:
+                kept = cursor.lastrowid
+                for parameters in items:
+                    self._run(cursor, sql, translation, self._bind(sql, translation, parameters), keyword)
+                cursor._set_result(None, -1, kept)
+                return
             self._begin_implicitly(keyword)
             batch: list[tuple] = []
             rowcount = 0
             try:
                 # sqlite3 binds and runs item by item: an item that fails to bind
                 # (or an iterator that raises) leaves the earlier items done.
-                for parameters in seq_of_parameters:
+                for parameters in items:
                     batch.append(self._bind(sql, translation, parameters))
             finally:
                 if batch:
                     rowcount = self._run_batch(cursor, translation, batch)
             if rowcount > 0:
                 self._total_changes += rowcount
-            cursor._set_result(None, rowcount, cursor.lastrowid)
+            cursor._set_result(None, rowcount if statements.is_dml(keyword) else -1, cursor.lastrowid)
 
     def _run_batch(self, cursor: Cursor, translation: Translation, batch: list[tuple]) -> int:
         """Run a bound batch; on failure keep the items before the failing one."""
@@ -483,6 +496,8 @@ class Connection(metaclass=ABCMeta):
             for statement in statements.split_script(script):
                 keyword = statements.leading_keyword(statement)
                 if self._run_special(cursor, statement, keyword, ()):
+                    continue
+                if _fts(self).handle(cursor, statement, keyword, ()):  # FTS5 tables and their sync triggers
                     continue
                 translation = self._translation(statement)
                 params = self._bind(statement, translation, ())
@@ -561,6 +576,10 @@ def check_call(probe: Any, method: str, args: tuple, kwargs: dict, least: int, m
             getattr(probe, method)(*args, **kwargs)  # raises; the probe never runs SQL here
 
 
+# sqlite3_stmt_readonly() is true for these, so executemany() refuses them
+_READ_ONLY_KEYWORDS = {"BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE", "EXPLAIN", "SELECT", "VALUES"}
+
+
 def _compile_time(exc: sqlite3.Error) -> bool:
     """Errors SQLite raises while preparing a statement, before any BEGIN."""
     text = str(exc)
@@ -575,3 +594,13 @@ def _names_missing_object(exc: sqlite3.Error) -> bool:
     return text.startswith(("no such table", "no such column", "no such module", "no such index")) or (
         "no such function" in text and any(f in text for f in ("snippet", "highlight", "bm25"))
     )
+
+
+def _fts(conn: Connection) -> Any:
+    """The connection's FTS5 bridge (``fts/server/bridge.py``), made on first use."""
+    bridge = conn.__dict__.get("_fts_bridge")
+    if bridge is None:
+        from .fts.server.bridge import FtsBridge
+
+        bridge = conn.__dict__["_fts_bridge"] = FtsBridge(conn)
+    return bridge

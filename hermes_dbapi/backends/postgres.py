@@ -20,6 +20,7 @@ from psycopg.types.string import TextLoader
 
 from ..errors import postgres as pg_errors
 from ..url import Target
+from . import pg_text
 from .base import Backend, RawCursor, unreachable
 
 _IDLE = pq.TransactionStatus.IDLE
@@ -52,6 +53,7 @@ def _configure_types(conn: psycopg.Connection) -> None:
     adapters.register_loader("bool", _BoolLoader)
     for name in _TEXT_TYPES:
         adapters.register_loader(name, TextLoader)
+    pg_text.install(adapters)
 
 
 class PgCursor(RawCursor):
@@ -143,6 +145,7 @@ class PostgresBackend(Backend):
     ) -> None:
         cursor.reset()
         raw = cursor.raw
+        params = pg_text.encode_params(params)
         guarded = self.conn.info.transaction_status != _IDLE
         try:
             if guarded:
@@ -183,7 +186,7 @@ class PostgresBackend(Backend):
         guarded = self.conn.info.transaction_status != _IDLE
         try:
             self._meta.execute("SAVEPOINT " + _STMT_SAVEPOINT if guarded else "BEGIN")
-            cursor.raw.executemany(sql, seq, returning=returning_rowid)
+            cursor.raw.executemany(sql, [pg_text.encode_params(p) for p in seq], returning=returning_rowid)
             if returning_rowid:
                 total, last, highest = 0, None, None
                 while True:

@@ -29,6 +29,8 @@ class Shadow:
         self.db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         self.lock = threading.RLock()
         self.epoch = 0  # bumped whenever the schema changes
+        self._loaded: list | None = None  # the rows of the last load(), to skip identical reloads
+        self._cookie_delta = 0  # schema-cookie increments since the last take_cookie()
 
     # -- SchemaView -----------------------------------------------------------
 
@@ -138,6 +140,7 @@ class Shadow:
     def apply(self, sql: str) -> None:
         """Run one DDL statement; raises SQLite's own error if SQLite refuses it."""
         with self.lock:
+            cookie = self.cookie()
             self.db.execute("SAVEPOINT hdb_ddl")
             try:
                 self.db.execute(sql)
@@ -146,7 +149,28 @@ class Shadow:
                 self.db.execute("RELEASE hdb_ddl")
                 raise
             self.db.execute("RELEASE hdb_ddl")
+            self._cookie_delta += self.cookie() - cookie
             self.epoch += 1
+            self._loaded = None
+            if sql.lstrip()[:4].upper() == "DROP":
+                self._compact()
+
+    def _compact(self) -> None:
+        """Rebuild from our own dump after a DROP, so root pages depend only on
+        the stored schema and every connection reports the same ones."""
+        delta = self._cookie_delta
+        self.load(self.dump())
+        self._cookie_delta = delta
+
+    def cookie(self) -> int:
+        """SQLite's schema cookie (``PRAGMA schema_version``) of the shadow."""
+        with self.lock:
+            return int(self.db.execute("PRAGMA schema_version").fetchone()[0])
+
+    def take_cookie(self) -> int:
+        """How many schema-cookie steps the DDL applied since the last call made."""
+        delta, self._cookie_delta = self._cookie_delta, 0
+        return delta
 
     def dump(self) -> list[tuple[str, str, str, str]]:
         """(type, name, tbl_name, sql) of every object, in creation order."""
@@ -157,7 +181,11 @@ class Shadow:
 
     def load(self, rows: Iterable[tuple[str, str, str, str]]) -> None:
         """Replace the whole schema with ``rows`` (as produced by :meth:`dump`)."""
+        rows = [tuple(row) for row in rows]
         with self.lock:
+            if rows == self._loaded or rows == self.dump():
+                self._loaded = rows
+                return
             fresh = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
             for _type, _name, _tbl, sql in rows:
                 try:
@@ -167,6 +195,8 @@ class Shadow:
             old, self.db = self.db, fresh
             old.close()
             self.epoch += 1
+            self._loaded = rows
+            self._cookie_delta = 0
 
     def close(self) -> None:
         self.db.close()

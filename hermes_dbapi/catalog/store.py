@@ -3,14 +3,18 @@
 One table, ``hermes_sqlite_master``, holds ``(seq, type, name, tbl_name, sql)``
 as the shadow catalog dumps it.  It is rewritten after each DDL statement, in
 the same transaction when the server has transactional DDL, so every process
-can rebuild the same shadow when it connects.
+can rebuild the same shadow when it connects.  Tables and indexes the server
+has but the store does not (made without the shim) are reconstructed from the
+server's own catalog (:mod:`.reconstruct`).
 """
 
 from __future__ import annotations
 
 from ..backends.base import Backend
+from . import meta, reconstruct
 
 TABLE = "hermes_sqlite_master"
+INTERNAL = (TABLE, meta.TABLE)
 
 _CREATE = {
     "postgres": (
@@ -30,18 +34,23 @@ def _sql_column(backend: Backend) -> str:
 
 
 def read(backend: Backend) -> list[tuple[str, str, str, str]]:
-    """The stored schema, or [] when the namespace has none yet."""
-    if not backend.has_table(TABLE):
-        return []
-    rows = backend.query(f"SELECT type, name, tbl_name, {_sql_column(backend)} FROM {TABLE} ORDER BY seq")
-    return [tuple(row) for row in rows]  # type: ignore[misc]
+    """The stored schema plus reconstructed foreign objects ([] for a new namespace)."""
+    rows: list[tuple[str, str, str, str]] = []
+    if backend.has_table(TABLE):
+        found = backend.query(f"SELECT type, name, tbl_name, {_sql_column(backend)} FROM {TABLE} ORDER BY seq")
+        rows = [tuple(row) for row in found]  # type: ignore[misc]
+    try:
+        return rows + reconstruct.missing(backend, rows, INTERNAL)
+    except Exception:  # a catalog we cannot read must never stop a connection
+        return rows
 
 
-def write(backend: Backend, rows: list[tuple[str, str, str, str]]) -> None:
-    """Replace the stored schema with ``rows``."""
+def write(backend: Backend, rows: list[tuple[str, str, str, str]], cookie: int = 0) -> None:
+    """Replace the stored schema with ``rows``; advance the schema cookie by ``cookie``."""
     backend.query(_CREATE[backend.kind])
     backend.query(f"DELETE FROM {TABLE}")
     if rows:
         values = ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows))
         flat = [item for seq, row in enumerate(rows) for item in (seq, *row)]
         backend.query(f"INSERT INTO {TABLE} (seq, type, name, tbl_name, {_sql_column(backend)}) VALUES {values}", flat)
+    meta.bump(backend, "schema_version", cookie)

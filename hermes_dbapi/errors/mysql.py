@@ -49,7 +49,10 @@ def _foreign_key(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
 
 def _check(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
     match = re.search(r"CONSTRAINT `([^`]*)`", message) or re.search(r"Check constraint '([^']*)'", message)
-    return make(sqlite3.IntegrityError, f"CHECK constraint failed: {match.group(1) if match else ''}", "SQLITE_CONSTRAINT_CHECK")
+    name = match.group(1) if match else ""
+    err = make(sqlite3.IntegrityError, f"CHECK constraint failed: {name}", "SQLITE_CONSTRAINT_CHECK")
+    err.hermes_table, err.hermes_constraint = table, name  # for .refine
+    return err
 
 
 def _no_such_table(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
@@ -97,6 +100,10 @@ def _too_big(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
     return make(sqlite3.DataError, f"string or blob too big ({message})", "SQLITE_TOOBIG")
 
 
+def _mismatch(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    return make(sqlite3.IntegrityError, "datatype mismatch", "SQLITE_MISMATCH")
+
+
 def _no_such_function(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
     name = re.search(r"FUNCTION [^ ]*?\.?([A-Za-z0-9_]+) does not exist", message)
     return make(sqlite3.OperationalError, f"no such function: {name.group(1) if name else '?'}")
@@ -130,6 +137,7 @@ TABLE: dict[int, Rule] = {
     1064: _syntax,
     1149: _syntax,
     1305: _no_such_function,
+    1366: _mismatch,
     1205: _locked,
     3572: _locked,
     1213: _busy_snapshot,

@@ -63,7 +63,9 @@ def _foreign_key(exc: object, lookup: Lookup) -> sqlite3.Error:
 
 def _check(exc: object, lookup: Lookup) -> sqlite3.Error:
     name = _diag(exc, "constraint_name") or ""
-    return make(sqlite3.IntegrityError, f"CHECK constraint failed: {name}", "SQLITE_CONSTRAINT_CHECK")
+    err = make(sqlite3.IntegrityError, f"CHECK constraint failed: {name}", "SQLITE_CONSTRAINT_CHECK")
+    err.hermes_table, err.hermes_constraint = _diag(exc, "table_name"), name  # for .refine
+    return err
 
 
 def _first_quoted(exc: object) -> str:

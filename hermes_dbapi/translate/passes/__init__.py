@@ -12,7 +12,7 @@ from typing import Callable
 from sqlglot import exp
 
 from ..context import Context
-from . import arithmetic, conflicts, ddl, functions, limits, pg_types, queries, rowid, strings
+from . import arithmetic, conflicts, datetime, ddl, functions, limits, pg_types, queries, rowid, strings
 
 Pass = Callable[[exp.Expression, Context], exp.Expression]
 
@@ -27,6 +27,7 @@ _SQL: list[Pass] = [
     queries.collate_nocase,
     queries.default_values,
     queries.partial_index,
+    datetime.sqlite_datetime,
     arithmetic.sqlite_numbers,
     strings.sqlite_substr,
     strings.sqlite_like,

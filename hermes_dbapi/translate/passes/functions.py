@@ -145,6 +145,11 @@ def sqlite_functions(tree: exp.Expression, ctx: Context) -> exp.Expression:
             return _round(node, ctx)
         if isinstance(node, exp.Length):
             return _length(node, ctx)
+        if _anon(node, "json_valid") and len(node.expressions) == 1 and ctx.is_mysql:
+            return exp.Coalesce(this=node, expressions=[exp.Literal.number(0)])  # SQLite: json_valid(NULL) = 0
+        if _anon(node, "json_valid") and len(node.expressions) == 1:
+            text = exp.Cast(this=node.expressions[0], to=exp.DataType.build("TEXT"))
+            return exp.Anonymous(this="hdb_json_valid", expressions=[text])  # helper: PG 15 has no IS JSON
         if (_anon(node, "last_insert_rowid") or _anon(node, "changes")) and not node.expressions:
             return _session_function(node, ctx)
         return node

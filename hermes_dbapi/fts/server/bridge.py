@@ -1,0 +1,347 @@
+"""The connection's one FTS hook: statements touching FTS tables come here.
+
+``handle`` answers False, cheaply, for every statement that names no FTS table
+and no table with shim-run triggers; the connection then runs it as usual.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import sqlglot
+from sqlglot import exp
+
+from ... import binding, errors, statements
+from ...catalog import store
+from ...translate.params import scan
+from . import select, sqlrun, triggers, writes
+from .spec import FtsSpec, is_fts5_ddl, parse
+from .storage import Storage
+
+if TYPE_CHECKING:
+    from ...connection import Connection
+    from ...cursor import Cursor
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*|\"[^\"]+\"|`[^`]+`|\[[^\]]+\]")
+_CREATE_VT = re.compile(r"(?is)^\s*CREATE\s+VIRTUAL\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\S+?)\s+USING\b")
+_CREATE_TRIGGER = re.compile(r"(?is)^\s*CREATE\s+(?:TEMP\s+|TEMPORARY\s+)?TRIGGER\b")
+_DROP = re.compile(r"(?is)^\s*DROP\s+(TABLE|TRIGGER)\s+(IF\s+EXISTS\s+)?(\S+?)\s*;?\s*$")
+
+
+def _unq(name: str) -> str:
+    return triggers._unq(name)
+
+
+class FtsBridge:
+    def __init__(self, conn: "Connection") -> None:
+        self.conn = conn
+        self._epoch = -1
+        self.specs: dict[str, FtsSpec] = {}
+        self.triggers: dict[str, list[triggers.Trigger]] = {}  # table -> shim-run triggers
+        self._storages: dict[str, Storage] = {}
+
+    # -- catalog ----------------------------------------------------------
+
+    def _refresh(self) -> None:
+        shadow = self.conn._shadow
+        if shadow.epoch == self._epoch:
+            return
+        with shadow.lock:
+            rows = shadow.db.execute(
+                "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'trigger') "
+                "AND sql IS NOT NULL ORDER BY rowid"
+            ).fetchall()
+        self.specs = {n.lower(): parse(n, s) for t, n, _tb, s in rows if t == "table" and is_fts5_ddl(s)}
+        self.triggers = {}
+        for t, _n, tbl, s in rows:
+            if t == "trigger":
+                trig = triggers.parse(s)
+                if trig is not None and any(x in self.specs for x in trig.targets):
+                    self.triggers.setdefault(tbl.lower(), []).append(trig)
+        self._storages = {}
+        self._epoch = shadow.epoch
+
+    def storage(self, spec: FtsSpec) -> Storage:
+        got = self._storages.get(spec.name.lower())
+        if got is None:
+            got = self._storages[spec.name.lower()] = Storage(self.conn._backend, spec)
+        return got
+
+    # -- entry ------------------------------------------------------------
+
+    def handle(self, cursor: "Cursor", sql: str, keyword: str, parameters: Any) -> bool:
+        """Run ``sql`` if it concerns FTS; False to let the connection run it."""
+        if keyword == "CREATE":
+            if _CREATE_VT.match(sql):
+                return self._create_virtual(cursor, sql)
+            if _CREATE_TRIGGER.match(sql):
+                return self._create_trigger(cursor, sql)
+            return False
+        self._refresh()
+        if keyword == "DROP":
+            return self._drop(cursor, sql)
+        if not self.specs:
+            return False
+        words = {_unq(w).lower() for w in _WORD.findall(sql)}
+        fts = words & set(self.specs)
+        trig = words & set(self.triggers)
+        if not fts and not trig:
+            return False
+        self.conn._raise_sqlite_error(sql)
+        found = scan(sql)
+        try:
+            tree = sqlglot.parse_one(found.sql, read="sqlite")
+        except sqlglot.errors.ParseError:
+            return False
+        target = tree.this if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) else None
+        if isinstance(target, exp.Schema):
+            target = target.this
+        target_name = target.name.lower() if isinstance(target, exp.Table) else ""
+        values = self._bind(sql, found, parameters)
+        if target_name in self.specs:
+            self._write(cursor, tree, self.specs[target_name], values, keyword)
+            return True
+        if target_name in self.triggers:
+            return self._dml_with_triggers(cursor, sql, tree, target_name, values, keyword, parameters)
+        if target is None and fts and isinstance(tree, exp.Query):
+            names, rows = self.query_tree(tree, values, sql, found)
+            raw = cursor._raw_cursor()
+            raw.load(names, rows)
+            cursor._set_result(names, -1, self.conn._last_rowid)
+            return True
+        return False
+
+    def _bind(self, sql: str, found: Any, parameters: Any) -> tuple:
+        conn = self.conn
+
+        def warn() -> None:
+            conn._shadow_explain("EXPLAIN " + sql, parameters)
+
+        try:
+            return binding.bind(parameters, found.count, found.names, tuple(range(found.count)), warn)
+        except binding.BindError:
+            binding.raise_like_sqlite(sql, parameters, conn._shadow_explain)
+            raise
+
+    # -- queries ----------------------------------------------------------
+
+    def query(self, text: str, values: Sequence[Any]) -> list[tuple]:
+        """Rows of a marker-numbered SQLite SELECT, FTS tables included."""
+        tree = sqlglot.parse_one(text, read="sqlite")
+        if select.find_refs(tree, self.specs):
+            text = select.rewrite(self.conn, tree, self.specs, values, self._all_storages())
+        return sqlrun.run(self.conn, text, values)[1]
+
+    def query_tree(self, tree: exp.Expression, values: Sequence[Any], sql: str, found: Any):
+        text = select.rewrite(self.conn, tree, self.specs, values, self._all_storages())
+        server_names, rows = sqlrun.run(self.conn, text, values)
+        names = self.conn._shadow.result_names(sql, found.count, found.names)
+        if names is None or server_names is None or len(names) != len(server_names):
+            names = server_names
+        return names, rows
+
+    def _all_storages(self) -> dict[str, Storage]:
+        return {k: self.storage(s) for k, s in self.specs.items()}
+
+    # -- writes -----------------------------------------------------------
+
+    @contextlib.contextmanager
+    def atomic(self) -> Iterator[None]:
+        """One statement's server writes succeed or vanish together."""
+        backend = self.conn._backend
+        if backend.in_transaction:
+            backend.savepoint("SAVEPOINT", "hermes_fts")
+            try:
+                yield
+            except BaseException:
+                backend.savepoint("ROLLBACK TO SAVEPOINT", "hermes_fts")
+                backend.savepoint("RELEASE SAVEPOINT", "hermes_fts")
+                raise
+            backend.savepoint("RELEASE SAVEPOINT", "hermes_fts")
+        else:
+            backend.begin("DEFERRED")
+            try:
+                yield
+            except BaseException:
+                backend.rollback()
+                raise
+            backend.commit()
+
+    def _write(self, cursor: "Cursor", tree: exp.Expression, spec: FtsSpec, values: Sequence[Any], keyword: str) -> None:
+        conn = self.conn
+        conn._begin_implicitly(keyword)
+        last = None
+        with self.atomic():
+            if isinstance(tree, exp.Insert):
+                count, last = writes.insert(self, tree, spec, values)
+            elif isinstance(tree, exp.Delete):
+                count = writes.delete(self, tree, spec, values)
+            else:
+                count = writes.update(self, tree, spec, values)
+        if last is not None:
+            conn._last_rowid = last
+        conn._total_changes += count
+        cursor._raw_cursor().reset()
+        cursor._set_result(None, count, conn._last_rowid)
+
+    def _dml_with_triggers(self, cursor: "Cursor", sql: str, tree: exp.Expression, table: str,
+                           values: Sequence[Any], keyword: str, parameters: Any) -> bool:
+        event = {exp.Insert: "INSERT", exp.Update: "UPDATE", exp.Delete: "DELETE"}[type(tree)]
+        fired = [t for t in self.triggers[table] if t.event == event]
+        if event == "UPDATE":
+            touched = {e.this.name.lower() for e in tree.expressions}
+            fired = [t for t in fired if not t.of or touched & set(t.of)]
+        if not fired:
+            return False
+        if any(t.timing != "AFTER" for t in fired):
+            raise errors.not_supported("BEFORE/INSTEAD OF triggers that write FTS tables", self.conn._backend.dialect)
+        conn = self.conn
+        shadow = conn._shadow
+        cols = [c[0] for c in shadow.columns(target_table(tree))]
+        key = shadow.rowid_column(target_table(tree))
+        if key is None:
+            raise errors.not_supported("FTS sync triggers on a table without INTEGER PRIMARY KEY", conn._backend.dialect)
+        qcols = ", ".join(select.qi(c) for c in cols)
+        qtable = select.qi(target_table(tree))
+        conn._begin_implicitly(keyword)
+        with self.atomic():
+            old_rows: list[tuple] = []
+            if event != "INSERT":
+                where = tree.args.get("where")
+                cond = f" WHERE {where.this.sql(dialect='sqlite')}" if where is not None else ""
+                alias = tree.this.alias
+                src = f"{qtable} AS {select.qi(alias)}" if alias else qtable
+                old_rows = sqlrun.run(conn, f"SELECT {qcols} FROM {src}{cond} ORDER BY {select.qi(key)}", values)[1]
+            translation = conn._translation(sql)
+            params = conn._bind(sql, translation, parameters)
+            conn._run(cursor, sql, translation, params, keyword)
+            ki = cols.index(key)
+            if event == "INSERT":
+                if cursor.rowcount > 1 or (cursor.rowcount == 1 and conn._last_rowid is None):
+                    raise errors.not_supported("multi-row INSERT on a table with FTS sync triggers", conn._backend.dialect)
+                ids = [conn._last_rowid] if cursor.rowcount == 1 else []
+            else:
+                ids = [r[ki] for r in old_rows]
+            new_rows: dict[Any, tuple] = {}
+            if event != "DELETE" and ids:
+                marks = ", ".join(f":__hdb_p{i + 1}" for i in range(len(ids)))
+                got = sqlrun.run(conn, f"SELECT {qcols} FROM {qtable} WHERE {select.qi(key)} IN ({marks})", ids)[1]
+                new_rows = {r[ki]: r for r in got}
+            olds = {r[ki]: r for r in old_rows}
+            for rid in ids:
+                row: dict[str, object] = {}
+                for prefix, source in (("old", olds.get(rid)), ("new", new_rows.get(rid))):
+                    if source is not None:
+                        row.update({f"{prefix}.{c.lower()}": v for c, v in zip(cols, source)})
+                for trig in reversed(fired):
+                    self._fire(trig, row)
+        return True
+
+    def _fire(self, trig: triggers.Trigger, row: dict[str, object]) -> None:
+        if trig.when:
+            vals: list[object] = []
+            text = triggers.bind_row(f"SELECT CASE WHEN ({trig.when}) THEN 1 ELSE 0 END", row, vals)
+            if not sqlrun.run(self.conn, text, vals)[1][0][0]:
+                return
+        for stmt in trig.body:
+            vals = []
+            text = triggers.bind_row(stmt, row, vals)
+            tree = sqlglot.parse_one(text, read="sqlite")
+            name = target_table(tree).lower()
+            if name in self.specs:
+                spec = self.specs[name]
+                if isinstance(tree, exp.Insert):
+                    writes.insert(self, tree, spec, vals)
+                elif isinstance(tree, exp.Delete):
+                    writes.delete(self, tree, spec, vals)
+                else:
+                    writes.update(self, tree, spec, vals)
+            else:
+                sqlrun.run(self.conn, text, vals)
+
+    # -- DDL --------------------------------------------------------------
+
+    def _ddl(self, cursor: "Cursor", sql: str, server: Any) -> None:
+        """Apply DDL to the shadow, run ``server()``, store the schema; undo on failure."""
+        conn = self.conn
+        before = conn._shadow.dump()
+        conn._shadow.apply(sql)
+        try:
+            server()
+            store.write(conn._backend, conn._shadow.dump())
+        except BaseException:
+            conn._shadow.load(before)
+            raise
+        conn._tx.note_ddl()
+        cursor._set_result(None, -1, conn._last_rowid)
+
+    def _create_virtual(self, cursor: "Cursor", sql: str) -> bool:
+        m = _CREATE_VT.match(sql)
+        assert m is not None
+        name = m.group(1)
+        if "." in name and _unq(name.split(".")[0]).lower() in ("temp", "temporary"):
+            self.conn._shadow.apply(sql)  # a probe: lives in the shadow only
+            cursor._set_result(None, -1, self.conn._last_rowid)
+            return True
+        conn = self.conn
+        conn._raise_sqlite_error(sql)
+        existed = conn._shadow.has_table(_unq(name))
+
+        def server() -> None:
+            if existed:
+                return
+            self._epoch = -1
+            self._refresh()
+            spec = self.specs.get(_unq(name).lower())
+            if spec is not None:
+                self.storage(spec).create()
+
+        self._ddl(cursor, sql, server)
+        return True
+
+    def _create_trigger(self, cursor: "Cursor", sql: str) -> bool:
+        self._refresh()
+        trig = triggers.parse(sql)
+        if trig is None or not any(t in self.specs for t in trig.targets):
+            return False
+        self._ddl(cursor, sql, lambda: None)
+        return True
+
+    def _drop(self, cursor: "Cursor", sql: str) -> bool:
+        m = _DROP.match(sql)
+        if m is None:
+            return False
+        kind, name = m.group(1).upper(), m.group(3)
+        parts = name.split(".")
+        if len(parts) > 1 and _unq(parts[0]).lower() in ("temp", "temporary"):
+            with self.conn._shadow.lock:
+                exists = self.conn._shadow.db.execute(
+                    "SELECT 1 FROM temp.sqlite_master WHERE name = ? COLLATE NOCASE", (_unq(parts[-1]),)
+                ).fetchone()
+            if exists:
+                self.conn._shadow.apply(sql)
+                cursor._set_result(None, -1, self.conn._last_rowid)
+                return True
+            return False
+        low = _unq(parts[-1]).lower()
+        if kind == "TABLE" and low in self.specs:
+            storage = self.storage(self.specs[low])
+            self._ddl(cursor, sql, storage.drop)
+            return True
+        if kind == "TRIGGER" and any(t.name.lower() == low for ts in self.triggers.values() for t in ts):
+            self._ddl(cursor, sql, lambda: None)
+            return True
+        return False
+
+
+def target_table(tree: exp.Expression) -> str:
+    t = tree.this
+    if isinstance(t, exp.Schema):
+        t = t.this
+    return t.name if isinstance(t, exp.Table) else ""
+
+
+__all__ = ["FtsBridge", "statements"]

@@ -1,0 +1,88 @@
+"""The engine's ``Index`` over an FTS table's server tables.
+
+Only the postings of the query's terms are fetched (prefix terms by a range
+scan); sizes and texts are fetched per needed row, in batches, and cached for
+the one evaluation this object serves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+
+from ..tokenizers import Tokenizer
+from .spec import FtsSpec
+from .storage import Storage
+
+#: rowids -> {rowid: column values}, for tables whose text lives elsewhere
+TextSource = Callable[[Sequence[int]], dict[int, Sequence[object]]]
+
+
+class ServerIndex:
+    def __init__(self, storage: Storage, texts: TextSource) -> None:
+        self.storage = storage
+        self.spec: FtsSpec = storage.spec
+        self._texts_of = texts
+        self._postings: dict[tuple[str, bool], dict[int, list[int]]] = {}
+        self._stats: tuple[int, int] | None = None
+        self._sizes: dict[int, list[int]] = {}
+        self._texts: dict[int, tuple[str | None, ...]] = {}
+
+    @property
+    def columns(self) -> Sequence[str]:
+        return self.spec.columns
+
+    @property
+    def detail(self) -> str:
+        return self.spec.detail
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        return self.spec.tokenizer
+
+    @property
+    def prefix_lengths(self) -> Sequence[int]:
+        return self.spec.prefix
+
+    def postings(self, term: str, prefix: bool = False, rowids: Collection[int] | None = None) -> dict:
+        key = (term, prefix)
+        got = self._postings.get(key)
+        if got is None:
+            got = self._postings[key] = self.storage.postings(term, prefix)
+        return got
+
+    def _stat(self) -> tuple[int, int]:
+        if self._stats is None:
+            self._stats = self.storage.stats()
+        return self._stats
+
+    def row_count(self) -> int:
+        return self._stat()[0]
+
+    def total_tokens(self) -> int:
+        return self._stat()[1]
+
+    def prefetch(self, rowids: Sequence[int], texts: bool) -> None:
+        """Load sizes (and texts) of many rows in a few queries."""
+        missing = [r for r in rowids if r not in self._sizes]
+        if missing:
+            self._sizes.update(self.storage.sizes(missing))
+        if texts:
+            missing = [r for r in rowids if r not in self._texts]
+            if missing:
+                from ..sqlvalues import sql_text
+
+                got = self._texts_of(missing)
+                ncol = len(self.spec.columns)
+                for r in missing:
+                    vals = got.get(r)
+                    self._texts[r] = tuple(sql_text(v) for v in vals) if vals is not None else (None,) * ncol
+
+    def column_sizes(self, rowid: int) -> Sequence[int]:
+        if rowid not in self._sizes:
+            self.prefetch([rowid], texts=False)
+        return self._sizes.get(rowid) or [0] * len(self.spec.columns)
+
+    def column_texts(self, rowid: int) -> Sequence[str | None]:
+        if rowid not in self._texts:
+            self.prefetch([rowid], texts=True)
+        return self._texts[rowid]

@@ -1,0 +1,358 @@
+"""Queries that read FTS tables: MATCH, rank, bm25/snippet/highlight, scans.
+
+Each FTS table reference becomes a derived table.  With a MATCH constraint the
+Python engine evaluates the query over postings fetched for its terms only,
+and the matching rows (rowid, rank, one column per auxiliary-function call)
+go to a per-connection temporary table that the derived table joins with the
+row values (``<t>_content`` or the external content table).  Without MATCH it
+is a plain scan of the content.  The rest of the statement (joins, filters,
+ORDER BY, LIMIT) is the application's own SQL, translated as usual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import sqlglot
+from sqlglot import exp
+
+from ... import errors
+from ...translate.params import marker_index
+from ..engine import Evaluation, search
+from ..errors import FtsError
+from ..ranking import Bm25
+from ..snippets import highlight, snippet
+from . import sqlrun
+from .index import ServerIndex
+from .spec import FtsSpec
+from .storage import Storage
+
+if TYPE_CHECKING:
+    from ...connection import Connection
+
+ROWID_NAMES = {"rowid", "oid", "_rowid_"}
+AUX = {"snippet", "highlight", "bm25"}
+_TEMP = "hermes_fts_hits"
+
+
+@dataclass
+class Ref:
+    table: exp.Table
+    spec: FtsSpec
+    alias: str
+    match: list[tuple[exp.Expression, int | None]] = field(default_factory=list)
+    aux: list[tuple[str, list[exp.Expression]]] = field(default_factory=list)
+    uses_rank: bool = False
+
+
+def qi(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def find_refs(tree: exp.Expression, specs: dict[str, FtsSpec]) -> list[Ref]:
+    refs = []
+    for table in list(tree.find_all(exp.Table)):
+        fn = table.this if isinstance(table.this, exp.Anonymous) else None
+        name = fn.name if fn is not None else table.name
+        if table.db and table.db.lower() not in ("main",):
+            continue
+        spec = specs.get(name.lower())
+        if spec is None:
+            continue
+        ref = Ref(table, spec, table.alias or name)
+        if fn is not None and fn.expressions:
+            ref.match.append((fn.expressions[0], None))
+        refs.append(ref)
+    return refs
+
+
+def _conjuncts(node: exp.Expression | None) -> list[exp.Expression]:
+    if node is None:
+        return []
+    if isinstance(node, exp.And):
+        return _conjuncts(node.this) + _conjuncts(node.expression)
+    if isinstance(node, exp.Paren):
+        return _conjuncts(node.this) if isinstance(node.this, exp.And) else [node]
+    return [node]
+
+
+def _owner(col: exp.Column, refs: list[Ref], select: exp.Select) -> Ref | None:
+    """The FTS reference a column names (qualified, or the only FTS source)."""
+    mine = [r for r in refs if r.table.find_ancestor(exp.Select) is select]
+    if col.table:
+        return next((r for r in mine if r.alias.lower() == col.table.lower()), None)
+    return mine[0] if len(mine) == 1 else None
+
+
+def take_matches(tree: exp.Expression, refs: list[Ref]) -> None:
+    """Move ``t MATCH x`` / ``t = x`` / ``col MATCH x`` conjuncts onto their refs."""
+    for select in {id(r.table.find_ancestor(exp.Select)): r.table.find_ancestor(exp.Select) for r in refs}.values():
+        if select is None or select.args.get("where") is None:
+            continue
+        keep = []
+        for c in _conjuncts(select.args["where"].this):
+            target = None
+            if isinstance(c, (exp.Match, exp.EQ)) and isinstance(c.this, exp.Column):
+                ref = _owner(c.this, refs, select)
+                if ref is not None:
+                    name = c.this.name.lower()
+                    col = ref.spec.column_index(name)
+                    if name in (ref.alias.lower(), ref.spec.name.lower()) and col is None:
+                        target = (ref, None)
+                    elif isinstance(c, exp.Match) and col is not None:
+                        target = (ref, col)
+                    elif isinstance(c, exp.Match) and name == "rank":
+                        raise errors.not_supported("rank MATCH (custom rank functions)", "server")
+            if target is None:
+                keep.append(c)
+            else:
+                target[0].match.append((c.expression, target[1]))
+        where = None
+        for c in keep:
+            where = c if where is None else exp.And(this=where, expression=c)
+        select.set("where", exp.Where(this=where) if where is not None else None)
+
+
+def take_columns(tree: exp.Expression, refs: list[Ref]) -> None:
+    """rank, rowid and auxiliary calls become columns of the derived table."""
+    for fn in list(tree.find_all(exp.Anonymous)):
+        if fn.name.lower() not in AUX or not fn.expressions or not isinstance(fn.expressions[0], exp.Column):
+            continue
+        first = fn.expressions[0]
+        ref = next((r for r in refs if not first.table and first.name.lower() == r.alias.lower()), None)
+        if ref is None:
+            continue
+        ref.aux.append((fn.name.lower(), list(fn.expressions[1:])))
+        fn.replace(exp.column(f"hermes_aux_{len(ref.aux) - 1}", table=exp.to_identifier(ref.alias, quoted=True), quoted=True))
+    for col in list(tree.find_all(exp.Column)):
+        if col.this.args.get("quoted") or isinstance(col.this, exp.Star):
+            continue
+        select = col.find_ancestor(exp.Select)
+        name = col.name.lower()
+        if name not in ROWID_NAMES and name != "rank":
+            continue
+        ref = _owner(col, refs, select) if select is not None else None
+        if ref is None or ref.spec.column_index(name) is not None:
+            continue
+        if not col.table and len(_sources(select)) > 1 and name in ROWID_NAMES:
+            continue
+        if name == "rank":
+            ref.uses_rank = True
+        new = "hermes_rank" if name == "rank" else "hermes_rowid"
+        col.replace(exp.column(new, table=exp.to_identifier(ref.alias, quoted=True), quoted=True))
+
+
+def _sources(select: exp.Select) -> list[exp.Expression]:
+    out = []
+    if select.args.get("from_") is not None:
+        out.append(select.args["from_"].this)
+    out.extend(j.this for j in select.args.get("joins") or [])
+    return out
+
+
+def expand_stars(tree: exp.Expression, refs: list[Ref], shadow: Any) -> None:
+    """``*`` must not show the derived table's hidden columns."""
+    by_table = {id(r.table): r for r in refs}
+    for select in list(tree.find_all(exp.Select)):
+        stars = [e for e in select.expressions if isinstance(e, exp.Star)
+                 or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))]
+        if not stars:
+            continue
+        listing: dict[str, list[exp.Expression]] = {}
+        order: list[str] = []
+        ok = True
+        for src in _sources(select):
+            ref = by_table.get(id(src))
+            if ref is not None:
+                alias, cols = ref.alias, list(ref.spec.columns)
+            elif isinstance(src, exp.Table) and isinstance(src.this, exp.Identifier):
+                alias = src.alias or src.name
+                cols = [c[0] for c in shadow.columns(src.name)]
+                ok = ok and bool(cols)
+            else:
+                ok = False
+                break
+            order.append(alias.lower())
+            listing[alias.lower()] = [
+                exp.column(c, table=exp.to_identifier(alias, quoted=True), quoted=True) for c in cols
+            ]
+        if not ok and not any(r.table.find_ancestor(exp.Select) is select for r in refs):
+            continue
+        new: list[exp.Expression] = []
+        for e in select.expressions:
+            if isinstance(e, exp.Star):
+                new.extend(c.copy() for a in order for c in listing[a])
+            elif isinstance(e, exp.Column) and isinstance(e.this, exp.Star) and e.table.lower() in listing:
+                new.extend(c.copy() for c in listing[e.table.lower()])
+            else:
+                new.append(e)
+        select.set("expressions", new)
+
+
+def constant(node: exp.Expression, values: Sequence[Any], conn: "Connection") -> Any:
+    """The value of a constant argument (parameter, literal or expression)."""
+    if isinstance(node, exp.Placeholder):
+        index = marker_index(node.name)
+        return values[index] if index is not None else None
+    if isinstance(node, exp.Null):
+        return None
+    if isinstance(node, exp.Literal):
+        return node.this if node.is_string else _number(node.this)
+    if node.find(exp.Column, exp.Select) is not None:
+        raise errors.not_supported("a MATCH or auxiliary-function argument that reads a column", "server")
+    return sqlrun.in_shadow(conn, "SELECT " + node.sql(dialect="sqlite"), values)[0][0]
+
+
+def _number(text: str) -> int | float:
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def text_source(conn: "Connection", storage: Storage):
+    spec = storage.spec
+
+    def fetch(rowids: Sequence[int]) -> dict[int, Sequence[object]]:
+        if spec.contentful:
+            return storage.contents(rowids)
+        if spec.content == "":
+            return {}
+        out: dict[int, Sequence[object]] = {}
+        cols = ", ".join(qi(c) for c in spec.columns)
+        for start in range(0, len(rowids), 400):
+            chunk = list(rowids[start : start + 400])
+            marks = ", ".join(f":__hdb_p{i + 1}" for i in range(len(chunk)))
+            key = spec.content_rowid if spec.content_rowid.lower() in ROWID_NAMES else qi(spec.content_rowid)
+            sql = f"SELECT {key}, {cols} FROM {qi(spec.content)} WHERE {key} IN ({marks})"
+            for row in sqlrun.run(conn, sql, chunk)[1]:
+                out[int(row[0])] = row[1:]
+        return out
+
+    return fetch
+
+
+def evaluate(conn: "Connection", ref: Ref, storage: Storage, values: Sequence[Any]) -> list[tuple]:
+    """(rowid, rank, aux values...) of every row the MATCH selects."""
+    index = ServerIndex(storage, text_source(conn, storage))
+    if len(ref.match) > 1:
+        raise errors.not_supported("more than one MATCH on one FTS table", "server")
+    node, column = ref.match[0]
+    query = constant(node, values, conn)
+    from ..sqlvalues import sql_text
+
+    text = sql_text(query) or ""
+    try:
+        ev = search(index, text, column)
+        rowids = ev.rowids()
+        args = [[constant(a, values, conn) for a in arguments] for _n, arguments in ref.aux]
+        needs_texts = any(n != "bm25" for n, _a in ref.aux) or (
+            spec_detail_needs_texts(ref.spec) and (ref.uses_rank or ref.aux)
+        )
+        if ref.uses_rank or ref.aux:
+            index.prefetch(rowids, texts=needs_texts)
+        scorer = Bm25(ev) if (ref.uses_rank or any(n == "bm25" for n, _a in ref.aux)) and rowids else None
+        rows = []
+        for r in rowids:
+            rank = None if scorer is None or ev.special else scorer.score(r)
+            rows.append((r, rank, *[_aux(ev, scorer, r, n, a) for (n, _x), a in zip(ref.aux, args)]))
+        return rows
+    except FtsError as exc:
+        raise errors.operational(exc.message) from None
+
+
+def spec_detail_needs_texts(spec: FtsSpec) -> bool:
+    return spec.detail != "full"
+
+
+def _aux(ev: Evaluation, scorer: Bm25 | None, rowid: int, name: str, args: list[Any]) -> Any:
+    if name == "bm25":
+        return scorer.score(rowid, args) if scorer is not None else None
+    if name == "snippet":
+        if len(args) != 5:
+            raise FtsError("wrong number of arguments to function snippet()")
+        return snippet(ev, rowid, *args)
+    if len(args) != 3:
+        raise FtsError("wrong number of arguments to function highlight()")
+    return highlight(ev, rowid, *args)
+
+
+def derived(conn: "Connection", ref: Ref, number: int, hits: list[tuple] | None) -> exp.Expression:
+    """The SQLite text of the derived table that replaces ``ref``."""
+    spec = ref.spec
+    if spec.contentful:
+        source, key = qi(spec.name + "_content"), "id"
+        cols = [f"c.c{i} AS {qi(c)}" for i, c in enumerate(spec.columns)]
+    elif spec.content:
+        source = qi(spec.content)
+        key = spec.content_rowid if spec.content_rowid.lower() in ROWID_NAMES else qi(spec.content_rowid)
+        cols = [f"c.{qi(c)} AS {qi(c)}" for c in spec.columns]
+    else:
+        source, key = qi(spec.name + "_docsize"), "id"
+        cols = [f"NULL AS {qi(c)}" for c in spec.columns]
+    if hits is None:
+        body = f"SELECT c.{key} AS hermes_rowid, NULL AS hermes_rank, {', '.join(cols)} FROM {source} AS c"
+    else:
+        temp = _fill_temp(conn, ref, number, hits)
+        aux = "".join(f", h.a{i} AS hermes_aux_{i}" for i in range(len(ref.aux)))
+        body = (
+            f"SELECT h.rid AS hermes_rowid, h.rnk AS hermes_rank{aux}, {', '.join(cols)} "
+            f"FROM {temp} AS h LEFT JOIN {source} AS c ON c.{key} = h.rid"
+        )
+    sub = sqlglot.parse_one(f"SELECT * FROM ({body}) AS {qi(ref.alias)}", read="sqlite")
+    return sub.args["from_"].this
+
+
+def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> str:
+    backend = conn._backend
+    kinds = "".join("f" if n == "bm25" else "t" for n, _a in ref.aux)
+    name = f"{_TEMP}_{number}_{kinds}"
+    pg = backend.kind == "postgres"
+    real, text = ("DOUBLE PRECISION", "TEXT") if pg else ("DOUBLE", "LONGTEXT")
+    aux_cols = "".join(f", a{i} {real if k == 'f' else text}" for i, k in enumerate(kinds))
+    suffix = "" if pg else " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+    backend.query(f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} (rid BIGINT, rnk {real}{aux_cols}){suffix}")
+    backend.query(f"DELETE FROM {name}")
+    width = 2 + len(kinds)
+    for start in range(0, len(hits), 500):
+        chunk = hits[start : start + 500]
+        one = "(" + ", ".join(["%s"] * width) + ")"
+        backend.query(f"INSERT INTO {name} VALUES " + ", ".join([one] * len(chunk)), [v for r in chunk for v in r])
+    return name
+
+
+def rewrite(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], values: Sequence[Any],
+            storages: dict[str, Storage]) -> str:
+    """The statement with every FTS reference replaced; SQLite text with markers."""
+    refs = find_refs(tree, specs)
+    take_matches(tree, refs)
+    take_columns(tree, refs)
+    expand_stars(tree, refs, conn._shadow)
+    for number, ref in enumerate(refs):
+        storage = storages[ref.spec.name.lower()]
+        hits = evaluate(conn, ref, storage, values) if ref.match else None
+        if hits is None and ref.aux:
+            raise errors.operational(f"unable to use function {ref.aux[0][0]} in the requested context")
+        _order_like_fts5(ref)
+        ref.table.replace(derived(conn, ref, number, hits))
+    return tree.sql(dialect="sqlite")
+
+
+def _order_like_fts5(ref: Ref) -> None:
+    """FTS5 scans in rowid order and sorts rank ties by rowid: say so to the server."""
+    select = ref.table.find_ancestor(exp.Select)
+    if select is None:
+        return
+    key = exp.column("hermes_rowid", table=exp.to_identifier(ref.alias, quoted=True), quoted=True)
+    order = select.args.get("order")
+    if order is None:
+        if len(_sources(select)) == 1 and not select.args.get("group") and not select.find(exp.AggFunc) \
+                and not select.args.get("distinct") and isinstance(select.parent, (type(None), exp.Subquery)) \
+                or (len(_sources(select)) == 1 and select.parent is None and not select.args.get("group")
+                    and not select.find(exp.AggFunc) and not select.args.get("distinct")):
+            select.set("order", exp.Order(expressions=[exp.Ordered(this=key)]))
+        return
+    if any(c.name == "hermes_rank" for c in order.find_all(exp.Column)):
+        order.append("expressions", exp.Ordered(this=key))

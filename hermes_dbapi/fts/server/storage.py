@@ -1,0 +1,260 @@
+"""The server tables behind one FTS5 table, and every statement on them.
+
+Per FTS table ``t`` (names SQLite itself reserves for FTS5's shadow tables,
+so they cannot collide with application tables):
+
+* ``t_idx (term, id, full_term, pos)``: one row per (term, row); ``term`` is
+  the token's UTF-8 bytes (binary order, so a prefix is a range scan), cut to
+  480 bytes plus a SHA-1 when longer (index key limits), ``full_term`` then
+  holds the whole token; ``pos`` the encoded positions, comma-separated.
+* ``t_docsize (id, sz, total)``: FTS5's varint size blob plus the row's token
+  count (row count and total tokens for bm25 are aggregates over it).
+* ``t_content (id, c0, c1, ...)``: the values of a table that keeps its content.
+
+Everything runs through ``Backend.query`` on the connection's own session,
+so it is inside the application's transaction and rolls back with it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+
+from ...backends.base import Backend
+from ..query import clip_token
+from ..sqlvalues import sql_text
+from .spec import FtsSpec
+
+_KEY_BYTES = 480
+_CHUNK = 400
+
+_TYPES = {
+    "postgres": {"bin": "BYTEA", "text": "TEXT", "suffix": ""},
+    "mysql": {"bin": "VARBINARY(500)", "text": "LONGTEXT", "suffix": " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"},
+}
+
+
+def encode(term: str) -> bytes:
+    return term.encode("utf-8", "surrogatepass")
+
+
+def term_key(raw: bytes) -> bytes:
+    """The indexed key of a term: its bytes, or a cut plus a digest when long."""
+    if len(raw) <= _KEY_BYTES:
+        return raw
+    return raw[:_KEY_BYTES] + hashlib.sha1(raw).digest()
+
+
+def successor(raw: bytes) -> bytes | None:
+    """Smallest byte string greater than every string starting with ``raw``."""
+    trimmed = raw.rstrip(b"\xff")
+    if not trimmed:
+        return None
+    return trimmed[:-1] + bytes([trimmed[-1] + 1])
+
+
+def varints(sizes: Sequence[int]) -> bytes:
+    """FTS5's docsize blob: SQLite varints, one per column."""
+    out = bytearray()
+    for v in sizes:
+        if v < 0x80:
+            out.append(v)
+            continue
+        groups = []
+        while v:
+            groups.append(v & 0x7F)
+            v >>= 7
+        groups.reverse()
+        out.extend([g | 0x80 for g in groups[:-1]] + [groups[-1]])
+    return bytes(out)
+
+
+def read_varints(blob: bytes) -> list[int]:
+    out, v = [], 0
+    for b in blob:
+        v = (v << 7) | (b & 0x7F)
+        if not b & 0x80:
+            out.append(v)
+            v = 0
+    return out
+
+
+class Storage:
+    """Reads and writes one FTS table's server tables."""
+
+    def __init__(self, backend: Backend, spec: FtsSpec) -> None:
+        self.backend = backend
+        self.spec = spec
+        self.kind = backend.kind
+        base = spec.name.lower() if self.kind == "postgres" else spec.name
+        self.idx = self._quote(base + "_idx")
+        self.docsize = self._quote(base + "_docsize")
+        self.content = self._quote(base + "_content")
+
+    def _quote(self, name: str) -> str:
+        if self.kind == "postgres":
+            return '"' + name.replace('"', '""') + '"'
+        return "`" + name.replace("`", "``") + "`"
+
+    def _q(self, sql: str, params: Sequence[object] = ()) -> list[tuple]:
+        return self.backend.query(sql, params)
+
+    # -- DDL ----------------------------------------------------------------
+
+    def create(self) -> None:
+        t = _TYPES[self.kind]
+        self._q(
+            f"CREATE TABLE IF NOT EXISTS {self.idx} (term {t['bin']} NOT NULL, id BIGINT NOT NULL, "
+            f"full_term {'BYTEA' if self.kind == 'postgres' else 'LONGBLOB'}, pos {t['text']} NOT NULL, "
+            f"PRIMARY KEY (term, id)){t['suffix']}"
+        )
+        self._q(f"CREATE INDEX IF NOT EXISTS {self._quote(self.spec.name.lower() + '_idx_id')} ON {self.idx} (id)")
+        blob = "BYTEA" if self.kind == "postgres" else "BLOB"
+        self._q(
+            f"CREATE TABLE IF NOT EXISTS {self.docsize} (id BIGINT PRIMARY KEY, sz {blob}, total BIGINT NOT NULL)"
+            f"{t['suffix']}"
+        )
+        if self.spec.contentful:
+            cols = ", ".join(f"c{i} {t['text']}" for i in range(len(self.spec.columns)))
+            self._q(f"CREATE TABLE IF NOT EXISTS {self.content} (id BIGINT PRIMARY KEY, {cols}){t['suffix']}")
+
+    def drop(self) -> None:
+        for table in (self.idx, self.docsize, self.content):
+            self._q(f"DROP TABLE IF EXISTS {table}")
+
+    # -- writes -------------------------------------------------------------
+
+    def tokenize_row(self, values: Sequence[object]) -> tuple[list[int], dict[str, list[int]]]:
+        """Column sizes and term -> encoded positions, as FTS5 indexes a row."""
+        spec = self.spec
+        sizes: list[int] = []
+        terms: dict[str, list[int]] = {}
+        for col, value in enumerate(values):
+            text = sql_text(value)
+            if text is None or col in spec.unindexed:
+                sizes.append(0)
+                continue
+            toks = spec.tokenizer.tokenize(text)
+            sizes.append(len(toks))
+            for off, (tok, _s, _e) in enumerate(toks):
+                plist = terms.setdefault(clip_token(tok), [])
+                if spec.detail == "full":
+                    plist.append(col << 32 | off)
+                elif spec.detail == "column" and (not plist or plist[-1] != col << 32):
+                    plist.append(col << 32)
+        return sizes, terms
+
+    def insert_rows(self, rows: Iterable[tuple[int, Sequence[object]]]) -> None:
+        """Index ``(rowid, values)`` rows (and store the values if contentful)."""
+        postings: list[tuple] = []
+        docs: list[tuple] = []
+        contents: list[tuple] = []
+        for rowid, values in rows:
+            sizes, terms = self.tokenize_row(values)
+            for term, plist in terms.items():
+                raw = encode(term)
+                key = term_key(raw)
+                postings.append((key, rowid, raw if key is not raw else None, ",".join(map(str, plist))))
+            docs.append((rowid, varints(sizes), sum(sizes)))
+            if self.spec.contentful:
+                contents.append((rowid, *[None if v is None else sql_text(v) for v in values]))
+        self._insert_many(self.idx, "(term, id, full_term, pos)", postings, merge="pos")
+        self._insert_many(self.docsize, "(id, sz, total)", docs, merge="sz")
+        if contents:
+            cols = ", ".join(f"c{i}" for i in range(len(self.spec.columns)))
+            self._insert_many(self.content, f"(id, {cols})", contents)
+
+    def _insert_many(self, table: str, cols: str, rows: list[tuple], merge: str = "") -> None:
+        for start in range(0, len(rows), _CHUNK):
+            chunk = rows[start : start + _CHUNK]
+            one = "(" + ", ".join(["%s"] * len(chunk[0])) + ")"
+            sql = f"INSERT INTO {table} {cols} VALUES " + ", ".join([one] * len(chunk))
+            sql += self._merge_clause(table, merge)
+            self._q(sql, [v for row in chunk for v in row])
+
+    def _merge_clause(self, table: str, merge: str) -> str:
+        """A row inserted twice (external content) keeps both, as FTS5's index does."""
+        if merge == "pos":
+            if self.kind == "postgres":
+                return f" ON CONFLICT (term, id) DO UPDATE SET pos = {table}.pos || ',' || EXCLUDED.pos"
+            return " ON DUPLICATE KEY UPDATE pos = CONCAT(pos, ',', VALUES(pos))"
+        if merge == "sz":
+            if self.kind == "postgres":
+                return " ON CONFLICT (id) DO UPDATE SET sz = EXCLUDED.sz, total = EXCLUDED.total"
+            return " ON DUPLICATE KEY UPDATE sz = VALUES(sz), total = VALUES(total)"
+        return ""
+
+    def delete_rows(self, rowids: Sequence[int]) -> None:
+        tables = [self.idx, self.docsize] + ([self.content] if self.spec.contentful else [])
+        for start in range(0, len(rowids), _CHUNK):
+            chunk = list(rowids[start : start + _CHUNK])
+            marks = ", ".join(["%s"] * len(chunk))
+            for table in tables:
+                self._q(f"DELETE FROM {table} WHERE id IN ({marks})", chunk)
+
+    def delete_all(self) -> None:
+        for table in (self.idx, self.docsize) + ((self.content,) if self.spec.contentful else ()):
+            self._q(f"DELETE FROM {table}")
+
+    # -- reads --------------------------------------------------------------
+
+    def postings(self, term: str, prefix: bool) -> dict[int, list[int]]:
+        raw = encode(term)
+        if not prefix:
+            key = term_key(raw)
+            rows = self._q(f"SELECT term, full_term, id, pos FROM {self.idx} WHERE term = %s", (key,))
+        else:
+            low = raw[:_KEY_BYTES]
+            high = successor(low)
+            if high is None:
+                rows = self._q(f"SELECT term, full_term, id, pos FROM {self.idx} WHERE term >= %s", (low,))
+            else:
+                rows = self._q(
+                    f"SELECT term, full_term, id, pos FROM {self.idx} WHERE term >= %s AND term < %s", (low, high)
+                )
+        merged: dict[int, set[int]] = {}
+        for key, full, rowid, pos in rows:
+            actual = bytes(full) if full is not None else bytes(key)
+            if (actual != raw) if not prefix else not actual.startswith(raw):
+                continue
+            merged.setdefault(int(rowid), set()).update(int(p) for p in str(pos).split(",") if p)
+        return {r: sorted(merged[r]) for r in sorted(merged)}
+
+    def stats(self) -> tuple[int, int]:
+        rows, total = self._q(f"SELECT COUNT(*), COALESCE(SUM(total), 0) FROM {self.docsize}")[0]
+        return int(rows), int(total)
+
+    def sizes(self, rowids: Sequence[int]) -> dict[int, list[int]]:
+        out: dict[int, list[int]] = {}
+        for start in range(0, len(rowids), _CHUNK):
+            chunk = list(rowids[start : start + _CHUNK])
+            marks = ", ".join(["%s"] * len(chunk))
+            for rowid, sz in self._q(f"SELECT id, sz FROM {self.docsize} WHERE id IN ({marks})", chunk):
+                out[int(rowid)] = read_varints(bytes(sz))
+        return out
+
+    def contents(self, rowids: Sequence[int] | None) -> dict[int, tuple]:
+        """Stored values of a contentful table (all rows when ``rowids`` is None)."""
+        cols = ", ".join(f"c{i}" for i in range(len(self.spec.columns)))
+        if rowids is None:
+            rows = self._q(f"SELECT id, {cols} FROM {self.content} ORDER BY id")
+            return {int(r[0]): tuple(r[1:]) for r in rows}
+        out: dict[int, tuple] = {}
+        for start in range(0, len(rowids), _CHUNK):
+            chunk = list(rowids[start : start + _CHUNK])
+            marks = ", ".join(["%s"] * len(chunk))
+            for row in self._q(f"SELECT id, {cols} FROM {self.content} WHERE id IN ({marks})", chunk):
+                out[int(row[0])] = tuple(row[1:])
+        return out
+
+    def indexed_rowids(self) -> list[int]:
+        return [int(r[0]) for r in self._q(f"SELECT id FROM {self.docsize} ORDER BY id")]
+
+    def max_rowid(self) -> int:
+        table = self.content if self.spec.contentful else self.docsize
+        got = self._q(f"SELECT MAX(id) FROM {table}")[0][0]
+        return int(got) if got is not None else 0
+
+    def has_rowid(self, rowid: int) -> bool:
+        table = self.content if self.spec.contentful else self.docsize
+        return bool(self._q(f"SELECT 1 FROM {table} WHERE id = %s", (rowid,)))

@@ -1,0 +1,96 @@
+"""Triggers whose bodies write FTS tables run in the shim, not on the server.
+
+A server trigger cannot tokenize, so such a trigger lives only in the shadow
+catalog (and ``hermes_sqlite_master``).  After an INSERT/UPDATE/DELETE on its
+table the shim reads the affected rows (before the statement for UPDATE and
+DELETE, by rowid after it), evaluates WHEN, and runs the body with ``new.x``
+/ ``old.x`` bound as parameters, in the same transaction.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.dialects.sqlite import SQLite
+from sqlglot.tokens import TokenType
+
+from ... import statements
+from ...translate.params import scan
+
+_HEAD = re.compile(
+    r"(?is)^\s*CREATE\s+(?:TEMP\s+|TEMPORARY\s+)?TRIGGER\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>\S+)\s+"
+    r"(?P<time>BEFORE\s+|AFTER\s+|INSTEAD\s+OF\s+)?(?P<event>DELETE|INSERT|UPDATE)(?:\s+OF\s+(?P<cols>.*?))?"
+    r"\s+ON\s+(?P<table>\S+?)(?:\s+FOR\s+EACH\s+ROW)?(?:\s+WHEN\s+(?P<when>.*))?\s*$"
+)
+
+
+@dataclass
+class Trigger:
+    name: str
+    table: str
+    timing: str
+    event: str
+    of: tuple[str, ...]
+    when: str | None
+    body: list[str]
+    targets: list[str]
+
+
+def _unq(name: str) -> str:
+    name = name.strip()
+    if name[:1] in "\"`[" and len(name) > 1:
+        return name[1:-1]
+    return name.split(".")[-1]
+
+
+def parse(sql: str) -> Trigger | None:
+    tokens = SQLite().tokenize(sql)
+    begins = [t for t in tokens if t.token_type == TokenType.BEGIN]
+    ends = [t for t in tokens if t.token_type == TokenType.END]
+    if not begins or not ends:
+        return None
+    head = sql[: begins[0].start]
+    body = sql[begins[0].end + 1 : ends[-1].start]
+    m = _HEAD.match(head)
+    if m is None:
+        return None
+    stmts = [s for s in statements.split_script(body) if s.strip().strip(";").strip()]
+    targets = []
+    for s in stmts:
+        t = _target(s)
+        if t:
+            targets.append(t)
+    cols = tuple(_unq(c).lower() for c in (m.group("cols") or "").split(",") if c.strip())
+    return Trigger(
+        name=_unq(m.group("name")),
+        table=_unq(m.group("table")),
+        timing=(m.group("time") or "BEFORE").split()[0].upper(),
+        event=m.group("event").upper(),
+        of=cols,
+        when=m.group("when"),
+        body=stmts,
+        targets=targets,
+    )
+
+
+def _target(stmt: str) -> str:
+    m = re.match(r"(?is)^\s*(?:INSERT|REPLACE)\s+(?:OR\s+\w+\s+)?INTO\s+(\S+?)[\s(]", stmt) or re.match(
+        r"(?is)^\s*(?:DELETE\s+FROM|UPDATE\s+(?:OR\s+\w+\s+)?)\s*(\S+?)[\s;]", stmt + " "
+    )
+    return _unq(m.group(1)).lower() if m else ""
+
+
+def bind_row(text: str, row: dict[str, object], values: list[object]) -> str:
+    """Replace ``new.x``/``old.x`` by markers numbered after ``values`` (which grows)."""
+    marked = scan(text).sql
+    tree = sqlglot.parse_one(marked, read="sqlite")
+    for col in list(tree.find_all(exp.Column)):
+        qual = col.table.lower()
+        if qual in ("new", "old"):
+            key = f"{qual}.{col.name.lower()}"
+            values.append(row.get(key))
+            col.replace(exp.Placeholder(this=f"__hdb_p{len(values)}"))
+    return tree.sql(dialect="sqlite")

@@ -1,0 +1,171 @@
+"""INSERT, UPDATE and DELETE on an FTS table, and FTS5's command rows.
+
+Values are computed the way SQLite would (constants in the shadow SQLite,
+anything reading tables on the server), tokenized here, and written to the
+server tables in the application's transaction.  UPDATE and DELETE find
+their rows with the same query path as SELECT (so ``WHERE t MATCH ?`` works).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from sqlglot import exp
+
+from ... import errors
+from ..._stdlib import sqlite3
+from . import sqlrun
+from .select import ROWID_NAMES, constant
+from .spec import FtsSpec
+from .storage import Storage
+
+if TYPE_CHECKING:
+    from .bridge import FtsBridge
+
+_NOOPS = {"optimize", "merge", "automerge", "crisismerge", "usermerge", "pgsz", "integrity-check",
+          "secure-delete", "deletemerge", "rank"}
+
+
+def _logic_error() -> sqlite3.Error:
+    return errors.operational("SQL logic error")
+
+
+def source_rows(bridge: "FtsBridge", source: exp.Expression, values: Sequence[Any]) -> list[tuple]:
+    """The rows of an INSERT's VALUES or SELECT, with SQLite's semantics."""
+    conn = bridge.conn
+    if isinstance(source, exp.Values):
+        rows = []
+        for tup in source.expressions:
+            items = list(tup.expressions) if isinstance(tup, exp.Tuple) else [tup]
+            if all(isinstance(e, (exp.Placeholder, exp.Literal, exp.Null)) for e in items):
+                rows.append(tuple(constant(e, values, conn) for e in items))
+            elif any(e.find(exp.Column, exp.Select) is not None for e in items):
+                text = "SELECT " + ", ".join(e.sql(dialect="sqlite") for e in items)
+                rows.extend(bridge.query(text, values))
+            else:
+                text = "SELECT " + ", ".join(e.sql(dialect="sqlite") for e in items)
+                rows.extend(sqlrun.in_shadow(conn, text, values))
+        return rows
+    return bridge.query(source.sql(dialect="sqlite"), values)
+
+
+def insert(bridge: "FtsBridge", tree: exp.Insert, spec: FtsSpec, values: Sequence[Any]) -> tuple[int, int | None]:
+    storage = bridge.storage(spec)
+    target = tree.this
+    names = [i.name for i in target.expressions] if isinstance(target, exp.Schema) else list(spec.columns)
+    replace = (tree.args.get("alternative") or "").upper() == "REPLACE"
+    count, last = 0, None
+    pending: list[tuple[int, list[Any]]] = []
+    next_rowid: int | None = None
+    for row in source_rows(bridge, tree.expression, values):
+        command, rowid, cols = None, None, [None] * len(spec.columns)
+        for name, value in zip(names, row):
+            low = name.lower()
+            idx = spec.column_index(low)
+            if idx is not None:
+                cols[idx] = value
+            elif low == spec.name.lower():
+                command = value
+            elif low in ROWID_NAMES:
+                rowid = value
+        if rowid is not None and not isinstance(rowid, int):
+            try:
+                rowid = int(str(rowid))
+            except ValueError:
+                raise errors.make(sqlite3.IntegrityError, "datatype mismatch", "SQLITE_MISMATCH") from None
+        count += 1
+        if command is not None:
+            storage.insert_rows(pending)
+            pending = []
+            _command(bridge, storage, str(command), rowid)
+            last = 0
+            continue
+        if rowid is None:
+            if next_rowid is None:
+                next_rowid = storage.max_rowid() + 1
+            rowid = next_rowid
+        if spec.contentful and (storage.has_rowid(rowid) or any(r == rowid for r, _v in pending)):
+            if not replace:
+                raise errors.make(sqlite3.IntegrityError, "constraint failed", "SQLITE_CONSTRAINT")
+            storage.insert_rows(pending)
+            pending = []
+            storage.delete_rows([rowid])
+        next_rowid = max(next_rowid or 0, rowid + 1)
+        pending.append((rowid, cols))
+        last = rowid
+    storage.insert_rows(pending)
+    return count, last
+
+
+def _command(bridge: "FtsBridge", storage: Storage, command: str, rowid: int | None) -> None:
+    spec = storage.spec
+    name = command.lower()
+    if name == "delete":
+        if spec.contentful or rowid is None:
+            raise _logic_error()
+        storage.delete_rows([rowid])
+    elif name == "delete-all":
+        if spec.contentful:
+            raise errors.operational("'delete-all' may only be used with a contentless or external content fts5 table")
+        storage.delete_all()
+    elif name == "rebuild":
+        if spec.content == "":
+            raise errors.operational("'rebuild' may not be used with a contentless fts5 table")
+        rebuild(bridge, storage)
+    elif name == "flush":
+        if not bridge.conn._backend.in_transaction:
+            raise _logic_error()
+    elif name not in _NOOPS:
+        raise _logic_error()
+
+
+def rebuild(bridge: "FtsBridge", storage: Storage) -> None:
+    """Re-index every row of the content (FTS5's 'rebuild')."""
+    spec = storage.spec
+    if spec.contentful:
+        rows = [(r, list(v)) for r, v in storage.contents(None).items()]
+    else:
+        key = spec.content_rowid if spec.content_rowid.lower() in ROWID_NAMES else _qi(spec.content_rowid)
+        cols = ", ".join(_qi(c) for c in spec.columns)
+        text = f"SELECT {key}, {cols} FROM {_qi(spec.content)}"
+        rows = [(int(r[0]), list(r[1:])) for r in bridge.query(text, ())]
+    storage.delete_all()
+    for start in range(0, len(rows), 200):
+        storage.insert_rows(rows[start : start + 200])
+
+
+def _qi(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _where_sql(tree: exp.Expression) -> str:
+    where = tree.args.get("where")
+    return f" WHERE {where.this.sql(dialect='sqlite')}" if where is not None else ""
+
+
+def delete(bridge: "FtsBridge", tree: exp.Delete, spec: FtsSpec, values: Sequence[Any]) -> int:
+    alias = tree.this.alias or spec.name
+    text = f"SELECT {_qi(alias)}.rowid FROM {_qi(spec.name)} AS {_qi(alias)}{_where_sql(tree)}"
+    rowids = [int(r[0]) for r in bridge.query(text, values)]
+    bridge.storage(spec).delete_rows(rowids)
+    return len(rowids)
+
+
+def update(bridge: "FtsBridge", tree: exp.Update, spec: FtsSpec, values: Sequence[Any]) -> int:
+    alias = tree.this.alias or spec.name
+    sets: dict[str, exp.Expression] = {}
+    for eq in tree.expressions:
+        sets[eq.this.name.lower()] = eq.expression
+    exprs = ["rowid"]
+    new_rowid = next((sets[n] for n in ROWID_NAMES if n in sets), None)
+    exprs.append(new_rowid.sql(dialect="sqlite") if new_rowid is not None else "rowid")
+    for col in spec.columns:
+        e = sets.get(col.lower())
+        exprs.append(e.sql(dialect="sqlite") if e is not None else _qi(col))
+    text = f"SELECT {', '.join(exprs)} FROM {_qi(spec.name)} AS {_qi(alias)}{_where_sql(tree)}"
+    rows = bridge.query(text, values)
+    storage = bridge.storage(spec)
+    storage.delete_rows([int(r[0]) for r in rows])
+    storage.insert_rows([(int(r[1]), list(r[2:])) for r in rows])
+    return len(rows)

@@ -1,0 +1,53 @@
+"""Server-side helper functions the translation relies on (SQLite date.c port).
+
+:func:`install` creates them in the connection's namespace (PG schema on the
+``search_path`` / MariaDB current database) once per namespace and version.
+Privileges needed: PostgreSQL ``CREATE`` on the schema (the namespace owner has
+it; no superuser: the functions are plain ``LANGUAGE plpgsql``); MariaDB
+``CREATE ROUTINE`` (+ ``ALTER ROUTINE`` to upgrade) on the database, and on a
+server with binary logging ``log_bin_trust_function_creators=1`` (or SUPER).
+Failure (read-only connection, missing privilege) is silent: statements that
+need a helper then fail with the server's "function does not exist".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import my_datetime, pg_datetime, pg_json
+
+VERSION = 3
+_MARKER = f"hdb_helpers_v{VERSION}"
+
+
+def statements(kind: str) -> list[str]:
+    if kind == "postgres":
+        return [
+            *pg_datetime.STATEMENTS,
+            *pg_json.STATEMENTS,
+            f"CREATE OR REPLACE FUNCTION {_MARKER}() RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT 1'",
+        ]
+    return [
+        *my_datetime.STATEMENTS,
+        f"CREATE OR REPLACE FUNCTION {_MARKER}() RETURNS INT DETERMINISTIC NO SQL RETURN 1",
+    ]
+
+
+def _present(backend: Any) -> bool:
+    if backend.kind == "postgres":
+        sql = "SELECT 1 FROM pg_proc WHERE proname = %s AND pronamespace = current_schema()::regnamespace"
+    else:
+        sql = "SELECT 1 FROM information_schema.ROUTINES WHERE ROUTINE_NAME = %s AND ROUTINE_SCHEMA = DATABASE()"
+    return bool(backend.query(sql, (_MARKER,)))
+
+
+def install(backend: Any) -> None:
+    """Create the helpers in the namespace unless this version is there (call outside a transaction)."""
+    try:
+        if _present(backend) or getattr(backend, "read_only", False):
+            return
+        with backend.conn.cursor() as cur:  # raw driver cursor: no parameters, so '%' stays literal
+            for sql in statements(backend.kind):
+                cur.execute(sql)
+    except Exception:  # noqa: BLE001 - no privilege / concurrent creator: the helper call reports it
+        return
