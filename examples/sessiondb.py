@@ -79,26 +79,29 @@ class SessionDB:
 
         return self._write(insert)
 
+    def _read(self, sql: str, params: tuple) -> list[dict]:
+        """Reads share the connection with writer threads: under the same lock, as
+        sqlite3 connections are not safe for interleaved use (nor are Hermes')."""
+        with self._lock:
+            return [dict(r) for r in self.conn.execute(sql, params)]
+
     def get_messages(self, session_id: str) -> list[dict]:
-        rows = self.conn.execute(
+        return self._read(
             "SELECT id, role, content FROM messages WHERE session_id = ? ORDER BY timestamp, id", (session_id,)
         )
-        return [dict(r) for r in rows]
 
     def search(self, needle: str, limit: int = 10) -> list[dict]:
-        rows = self.conn.execute(
+        return self._read(
             "SELECT m.id, m.session_id, m.content FROM messages m WHERE instr(m.content, ?) > 0 "
             "ORDER BY m.id LIMIT ?",
             (needle, limit),
         )
-        return [dict(r) for r in rows]
 
     def list_sessions(self, limit: int = 20, offset: int = 0) -> list[dict]:
-        rows = self.conn.execute(
+        return self._read(
             "SELECT id, source, title, message_count FROM sessions ORDER BY started_at DESC, id LIMIT ? OFFSET ?",
             (limit, offset),
         )
-        return [dict(r) for r in rows]
 
     def close(self) -> None:
         self.conn.close()

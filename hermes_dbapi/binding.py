@@ -19,6 +19,9 @@ _PLAIN = (int, float, str, bytes, type(None))
 _INT64 = (-(2**63), 2**63 - 1)
 
 
+_IDENTITY = [tuple(range(n)) for n in range(64)]
+
+
 class BindError(Exception):
     """Our fast checks failed: let the real sqlite3 produce the exception."""
 
@@ -71,6 +74,19 @@ def bind(
 
     ``on_named_sequence`` runs when named parameters come from a sequence, which
     sqlite3 binds by position (warning about it on 3.12+, refusing on 3.14)."""
+    kind = type(parameters)
+    if (kind is tuple or kind is list) and len(parameters) == count and count < 64 and order == _IDENTITY[count]:
+        # issue 8 fast path: plain values for "?" parameters in order, the common case
+        if names.count(None) == count:
+            for value in parameters:
+                vkind = type(value)
+                if vkind is int:
+                    if not -9223372036854775808 <= value <= 9223372036854775807:
+                        raise OverflowError("Python int too large to convert to SQLite INTEGER")
+                elif vkind is not str and vkind is not float and vkind is not bytes and value is not None:
+                    break  # adapters, subclasses, buffers: the general path below
+            else:
+                return parameters if kind is tuple else tuple(parameters)
     if isinstance(parameters, dict):
         values = []
         for name in names:

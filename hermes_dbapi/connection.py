@@ -8,6 +8,7 @@ applied to the shadow catalog, which then answers for SQLite's schema.
 
 from __future__ import annotations
 
+import re
 import threading
 from abc import ABCMeta
 from typing import Any, Iterable
@@ -72,11 +73,12 @@ class Connection(metaclass=ABCMeta):
         self._local_cache = TranslationCache(max(cached_statements, 16))
         self._names: dict[str, tuple[str, ...] | None] = {}
         self._rowid_sql: dict[tuple[str, str], str] = {}
+        self._plans: dict[str, tuple[str, Translation]] = {}  # SQL text -> (keyword, translation), see _execute_on
         self._shadow = Shadow()
         self._shadow.load(store.read(backend))
         translate_helpers.install(backend)  # issue 3: server-side helpers (date/time) in the namespace
         self._ctx_epoch = self._shadow.epoch
-        self._tx = Transactions(backend)
+        self._tx = Transactions(backend, self._shadow)  # issue 5: shadow reloaded if a lost transaction had DDL
         self._total_changes = 0
         self._last_rowid = 0
         self._progress: tuple[Any, int] | None = None
@@ -239,6 +241,7 @@ class Connection(metaclass=ABCMeta):
             self._local_cache.clear()
             self._names.clear()
             self._rowid_sql.clear()
+            self._plans.clear()
             self._ctx_epoch = self._shadow.epoch
         found = _SHARED_CACHE.get(dialect, sql) or self._local_cache.get(dialect, sql)
         if found is not None:
@@ -278,12 +281,22 @@ class Connection(metaclass=ABCMeta):
         with self._lock:
             cursor._set_result(None, -1, cursor.lastrowid)  # sqlite3 resets these first
             self._check_progress()
-            keyword = statements.leading_keyword(sql)
-            if self._run_special(cursor, sql, keyword, parameters):
-                return
-            if _fts(self).handle(cursor, sql, keyword, parameters):  # FTS5 tables and their sync triggers
-                return
-            translation = self._translation(sql)
+            # issue 8 fast path: a statement seen before (same catalog epoch) that no hook
+            # claimed skips the keyword scan, the hooks and the cache lookups
+            plan = self._plans.get(sql) if self._shadow.epoch == self._ctx_epoch else None
+            if plan is not None:
+                keyword, translation = plan
+            else:
+                keyword = statements.leading_keyword(sql)
+                if self._run_special(cursor, sql, keyword, parameters):
+                    return
+                if _fts(self).handle(cursor, sql, keyword, parameters):  # FTS5 tables and their sync triggers
+                    return
+                translation = self._translation(sql)
+                if keyword in _PLAN_KEYWORDS and not translation.is_ddl and self._shadow.epoch == self._ctx_epoch:
+                    if len(self._plans) >= 512:
+                        self._plans.clear()
+                    self._plans[sql] = (keyword, translation)
             params = self._bind(sql, translation, parameters)
             began = self._begin_implicitly(keyword)
             try:
@@ -382,8 +395,8 @@ class Connection(metaclass=ABCMeta):
         if highest is None or highest <= self._identity_high.get(translation.table, 0):
             return
         column = self._shadow.rowid_column(translation.table)
-        if column is None:
-            return
+        if column is None or not _may_set_column(translation.sql, column):
+            return  # ids the sequence itself handed out: it is already past them (no round trip)
         self._backend.advance_identity(translation.table, column, highest)
         self._identity_high[translation.table] = highest
 
@@ -576,8 +589,23 @@ def check_call(probe: Any, method: str, args: tuple, kwargs: dict, least: int, m
             getattr(probe, method)(*args, **kwargs)  # raises; the probe never runs SQL here
 
 
+# statements whose (keyword, translation) _execute_on remembers once no hook claimed them
+_PLAN_KEYWORDS = frozenset({"SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", "VALUES"})
+
 # sqlite3_stmt_readonly() is true for these, so executemany() refuses them
 _READ_ONLY_KEYWORDS = {"BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE", "EXPLAIN", "SELECT", "VALUES"}
+
+
+_INSERT_COLUMNS = re.compile(r'\s*INSERT\s+INTO\s+(?:"(?:[^"]|"")+"|[^\s("]+)\s*\(([^()"]*)\)\s*VALUES\b', re.I)
+
+
+def _may_set_column(driver_sql: str, column: str) -> bool:
+    """False only when ``driver_sql`` is ``INSERT INTO t (cols) VALUES`` whose plain
+    column list leaves out ``column`` (then the identity sequence made every id)."""
+    match = _INSERT_COLUMNS.match(driver_sql)
+    if match is None:
+        return True
+    return column.lower() in {name.strip().lower() for name in match.group(1).split(",")}
 
 
 def _compile_time(exc: sqlite3.Error) -> bool:

@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from .connection import Connection
 
 
+# description tuples per result column names: immutable, so shared by all cursors
+_DESCRIPTIONS: dict[tuple[str, ...], tuple] = {}
+
+
 def _check_call(probe: Any, method: str, args: tuple, kwargs: dict, least: int, most: int) -> None:
     from .connection import check_call
 
@@ -62,7 +66,15 @@ class Cursor(metaclass=ABCMeta):
 
     def _set_result(self, names: tuple[str, ...] | None, rowcount: int, lastrowid: int | None) -> None:
         self._names = names
-        self.description = None if names is None else tuple((n, None, None, None, None, None, None) for n in names)
+        if names is None:
+            self.description = None
+        else:
+            description = _DESCRIPTIONS.get(names)
+            if description is None:
+                if len(_DESCRIPTIONS) >= 1024:
+                    _DESCRIPTIONS.clear()
+                description = _DESCRIPTIONS[names] = tuple((n, None, None, None, None, None, None) for n in names)
+            self.description = description
         self.rowcount = rowcount
         self.lastrowid = lastrowid
         self._convert = None
@@ -95,7 +107,8 @@ class Cursor(metaclass=ABCMeta):
 
     def execute(self, *args: Any, **kwargs: Any) -> "Cursor":
         self._check()
-        _check_call(_PROBE_CURSOR, "execute", args, kwargs, 1, 2)
+        if kwargs or not 1 <= len(args) <= 2 or type(args[0]) is not str:
+            _check_call(_PROBE_CURSOR, "execute", args, kwargs, 1, 2)
         self._connection._execute_on(self, args[0], args[1] if len(args) > 1 else ())
         return self
 

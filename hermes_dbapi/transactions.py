@@ -8,22 +8,50 @@ RELEASE and ROLLBACK TO name a savepoint or fail with ``no such savepoint``.
 from __future__ import annotations
 
 from . import errors
+from typing import Any
+
 from .backends.base import Backend
 from .statements import Control, savepoint_identifier
 
 
 class Transactions:
-    def __init__(self, backend: Backend) -> None:
+    def __init__(self, backend: Backend, shadow: Any = None) -> None:
         self.backend = backend
+        self.shadow = shadow  # reloaded when a transaction with DDL dies with its connection
         self.savepoints: list[str] = []  # SQLite names, innermost last (case-folded)
         self.started_by_savepoint = False
         self._ddl_in_transaction = False
+        self._lost_seen = getattr(backend, "lost_transactions", 0)
+        self._schema_stale = False
 
     def _sync(self) -> None:
-        """Forget our savepoints if the server ended the transaction (MySQL DDL)."""
+        """Forget our savepoints if the server ended the transaction (MySQL DDL,
+        or a lost connection: see ``backends/faults.py``)."""
         if not self.backend.in_transaction:
             self.savepoints.clear()
             self.started_by_savepoint = False
+            lost = getattr(self.backend, "lost_transactions", 0)
+            if lost != self._lost_seen:  # issue 5: the server rolled our transaction back
+                self._lost_seen = lost
+                if self._ddl_in_transaction:
+                    self._ddl_in_transaction = False
+                    self._schema_stale = True
+            if self._schema_stale:
+                self._reload_schema()
+
+    def _reload_schema(self) -> None:
+        """The shadow catalog again as the server has it (the lost transaction's DDL
+        was rolled back); best effort: a stale shadow also heals on a missing object."""
+        if self.shadow is None:
+            self._schema_stale = False
+            return
+        from .catalog import store
+
+        try:
+            self.shadow.load(store.read(self.backend))
+        except Exception:
+            return  # the server is still away: try again at the next transaction
+        self._schema_stale = False
 
     def begin(self, mode: str) -> None:
         self._sync()

@@ -21,6 +21,8 @@ from pymysql.cursors import RE_INSERT_VALUES
 from ..errors import mysql as my_errors
 from ..url import Target
 from .base import Backend, RawCursor, unreachable
+from . import faults, locks  # issue 5: lost connections, lock=table (backends/faults.py, locks.py)
+from .._stdlib import sqlite3
 
 
 def _numeric(text: str) -> int | float:
@@ -55,6 +57,9 @@ _CONVERSIONS.update(
 _SQL_MODE = "STRICT_ALL_TABLES,NO_AUTO_VALUE_ON_ZERO,NO_ENGINE_SUBSTITUTION,ERROR_FOR_DIVISION_BY_ZERO"
 
 
+_IN_TRANS = SERVER_STATUS.SERVER_STATUS_IN_TRANS
+
+
 def _signed(insert_id: int) -> int:
     """The OK packet carries ids unsigned; SQLite's rowids are signed 64-bit."""
     return insert_id - 2**64 if insert_id >= 2**63 else insert_id
@@ -78,7 +83,7 @@ class MyCursor(RawCursor):
         self.raw.close()
 
 
-class MySQLBackend(Backend):
+class MySQLBackend(faults.MyFaults, Backend):
     kind = "mysql"
 
     def __init__(self, conn: pymysql.connections.Connection, namespace: str, read_only: bool) -> None:
@@ -130,6 +135,7 @@ class MySQLBackend(Backend):
             raise unreachable(target, reason) from None
         backend = cls(conn, namespace, target.read_only)
         backend._ensure_namespace(target.read_only)
+        backend._faults_init(target)  # issue 5: reconnect settings + idle-socket probe
         return backend
 
     def _ensure_namespace(self, read_only: bool) -> None:
@@ -148,7 +154,10 @@ class MySQLBackend(Backend):
     def cursor(self) -> MyCursor:
         return MyCursor(self.conn.cursor())
 
-    def _translate(self, exc: BaseException, table: str) -> Exception:
+    def _translate(self, exc: BaseException, table: str, in_transaction: bool | None = None, verb: str = "") -> Exception:
+        if self._driver_is_lost(exc):  # issue 5: the connection died under this call (backends/faults.py)
+            # server_status still holds the last OK packet's state: the one before this call
+            return self._lost(exc, self.in_transaction if in_transaction is None else in_transaction, verb)
         return my_errors.translate(exc, self._lookup, table)
 
     def _lookup(self, sql: str, params: tuple) -> list:
@@ -162,6 +171,8 @@ class MySQLBackend(Backend):
     ) -> None:
         cursor.reset()
         raw = cursor.raw
+        if not self.conn.server_status & _IN_TRANS and self._probe.poll(0):
+            self._revive()  # issue 5: the server hung up while we were idle: reconnect first
         try:
             raw.execute(sql, params)
         except pymysql.Error as exc:
@@ -181,6 +192,8 @@ class MySQLBackend(Backend):
         rows = list(seq)
         # all or nothing, so the caller can redo it item by item after a failure
         guarded = self.in_transaction
+        if not guarded:
+            self._ensure_live()  # issue 5: replace a connection the server dropped while idle
         try:
             self._meta.execute("SAVEPOINT hermes_many" if guarded else "START TRANSACTION")
             if RE_INSERT_VALUES.match(sql):
@@ -200,7 +213,7 @@ class MySQLBackend(Backend):
                 self._meta.execute("ROLLBACK TO SAVEPOINT hermes_many" if guarded else "ROLLBACK")
             except pymysql.Error:
                 pass
-            raise self._translate(exc, table) from None
+            raise self._translate(exc, table, guarded) from None
         cursor.rowcount = cursor.raw.rowcount
         cursor.lastrowid = last
 
@@ -209,6 +222,19 @@ class MySQLBackend(Backend):
     def begin(self, mode: str) -> None:
         """IMMEDIATE and EXCLUSIVE take the namespace's write lock with GET_LOCK,
         which outlives COMMIT: we release it ourselves when the transaction ends."""
+        self._ensure_live()  # issue 5: replace a connection the server dropped while idle
+        try:
+            self._begin(mode)
+        except sqlite3.OperationalError as exc:
+            if not faults.is_lost(exc) or exc.sqlite_errorname == "SQLITE_CANTOPEN":
+                raise
+            self._ensure_live()  # issue 5: nothing had started: begin once more on a new connection
+            self._begin(mode)
+
+    def _begin(self, mode: str) -> None:
+        if mode in ("IMMEDIATE", "EXCLUSIVE") and self.lock_strategy == "table":
+            locks.my_begin_locked(self)  # issue 5: lock row (backends/locks.py)
+            return
         if mode in ("IMMEDIATE", "EXCLUSIVE"):
             got = self.query("SELECT GET_LOCK(%s, %s)", (self._lock_name, self.busy_timeout))[0][0]
             if got != 1:
@@ -225,7 +251,7 @@ class MySQLBackend(Backend):
             self._holding_lock = False
             try:
                 self.query("SELECT RELEASE_LOCK(%s)", (self._lock_name,))
-            except pymysql.Error:
+            except (pymysql.Error, sqlite3.Error):  # issue 5: a lost connection raises sqlite3 errors
                 pass  # the connection is gone, and the lock with it
 
     def commit(self) -> None:
@@ -237,6 +263,9 @@ class MySQLBackend(Backend):
     def rollback(self) -> None:
         try:
             self._run_control("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            if not faults.is_lost(exc):  # issue 5: a lost connection's transaction is rolled back
+                raise
         finally:
             self._release_lock()
 
@@ -247,7 +276,7 @@ class MySQLBackend(Backend):
         try:
             self._meta.execute(statement)
         except pymysql.Error as exc:
-            raise self._translate(exc, "") from None
+            raise self._translate(exc, "", None, statement) from None
 
     @property
     def in_transaction(self) -> bool:
@@ -255,12 +284,22 @@ class MySQLBackend(Backend):
 
     def set_busy_timeout(self, seconds: float) -> None:
         self.busy_timeout = max(0.0, float(seconds))
+        if not self.in_transaction:
+            self._ensure_live()  # issue 5
         self._run_control(f"SET SESSION innodb_lock_wait_timeout = {max(1, round(self.busy_timeout))}")
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
-        with self.conn.cursor() as cur:
-            cur.execute(sql, params)
-            return list(cur.fetchall())
+        in_transaction = self.in_transaction
+        if not in_transaction:
+            self._ensure_live()  # issue 5: replace a connection the server dropped while idle
+        try:
+            with self.conn.cursor() as cur:
+                cur.execute(sql, params)
+                return list(cur.fetchall())
+        except pymysql.Error as exc:
+            if self._driver_is_lost(exc):  # issue 5: never replayed (backends/faults.py)
+                raise self._lost(exc, in_transaction) from None
+            raise
 
     def has_table(self, name: str) -> bool:
         sql = "SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = %s"

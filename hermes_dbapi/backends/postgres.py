@@ -16,14 +16,23 @@ import hashlib
 import psycopg
 from psycopg import adapt, pq
 from psycopg import sql as pgsql
+from psycopg.types.numeric import Int8BinaryDumper, Int8Dumper
 from psycopg.types.string import TextLoader
 
 from ..errors import postgres as pg_errors
 from ..url import Target
 from . import pg_text
 from .base import Backend, RawCursor, unreachable
+from . import faults, locks  # issue 5: lost connections, lock=table (backends/faults.py, locks.py)
+from .._stdlib import sqlite3
 
 _IDLE = pq.TransactionStatus.IDLE
+_IDLE_CODE = int(pq.TransactionStatus.IDLE)
+_TUPLES_OK = pq.ExecStatus.TUPLES_OK
+# issue 8: server-side binding refused the statement before running anything
+# (untyped parameter, no function/operator for the parameter types, several
+# statements, stale cached plan): run it with client-side binding from then on
+_CLIENT_ONLY_STATES = frozenset({"42P18", "42725", "42883", "42804", "42601", "0A000"})
 _STMT_SAVEPOINT = "hermes_stmt"
 _GUARD_OPEN = "SAVEPOINT " + _STMT_SAVEPOINT + "; "
 _GUARD_CLOSE = "; RELEASE SAVEPOINT " + _STMT_SAVEPOINT
@@ -54,27 +63,42 @@ def _configure_types(conn: psycopg.Connection) -> None:
     for name in _TEXT_TYPES:
         adapters.register_loader(name, TextLoader)
     pg_text.install(adapters)
+    # issue 8: ints always as int8 with server-side binding (psycopg would pick int2/int4
+    # by value, and ``? * ?`` would overflow); client-side literals are unchanged
+    adapters.register_dumper(int, Int8Dumper)
+    adapters.register_dumper(int, Int8BinaryDumper)
 
 
 class PgCursor(RawCursor):
     def __init__(self, raw: psycopg.Cursor) -> None:
         super().__init__()
-        self.raw = raw
+        self.raw = raw  # client-side binding (ClientCursor): the savepoint-guarded path
+        self.cur: Any = raw  # the driver cursor holding the current result
+        self._server: psycopg.Cursor | None = None
+
+    def server_cursor(self, conn: psycopg.Connection) -> psycopg.Cursor:
+        """issue 8: a server-side binding cursor (prepared after psycopg's threshold)."""
+        server = self._server
+        if server is None or server.connection is not conn:
+            server = self._server = psycopg.Cursor(conn)
+        return server
 
     def _fetchone(self) -> tuple | None:
-        return self.raw.fetchone()
+        return self.cur.fetchone()
 
     def _fetchmany(self, size: int) -> list[tuple]:
-        return self.raw.fetchmany(size)
+        return self.cur.fetchmany(size)
 
     def _fetchall(self) -> list[tuple]:
-        return self.raw.fetchall()
+        return self.cur.fetchall()
 
     def close(self) -> None:
         self.raw.close()
+        if self._server is not None:
+            self._server.close()
 
 
-class PostgresBackend(Backend):
+class PostgresBackend(faults.PgFaults, Backend):
     kind = "postgres"
     dialect = "postgres"
 
@@ -85,6 +109,8 @@ class PostgresBackend(Backend):
         version = conn.info.server_version
         self.server_version = (version // 10000, version % 10000)
         self._meta = conn.cursor()
+        self._client_only: set[str] = set()  # issue 8: driver SQL that needs client-side binding
+        self._encoding = conn.info.encoding
         digest = hashlib.sha256(namespace.encode()).digest()[:8]
         self._lock_key = int.from_bytes(digest, "big", signed=True)  # the namespace's write lock
         self.busy_timeout = 5.0
@@ -112,6 +138,7 @@ class PostgresBackend(Backend):
             raise unreachable(target, reason) from None
         _configure_types(conn)
         backend = cls(conn, namespace, target.read_only)
+        backend._faults_init(target)  # issue 5: reconnect settings + idle-socket probe
         backend._ensure_namespace()
         return backend
 
@@ -129,9 +156,13 @@ class PostgresBackend(Backend):
     # -- running statements -------------------------------------------------
 
     def cursor(self) -> PgCursor:
-        return PgCursor(self.conn.cursor())
+        cursor = PgCursor(self.conn.cursor())
+        self._cursors.add(cursor)  # issue 5: rebound to the new connection after a reconnect
+        return cursor
 
-    def _translate(self, exc: psycopg.Error) -> Exception:
+    def _translate(self, exc: psycopg.Error, in_transaction: bool = True, verb: str = "") -> Exception:
+        if self._driver_is_lost(exc):  # issue 5: the connection died under this call (backends/faults.py)
+            return self._lost(exc, in_transaction, verb)
         return pg_errors.translate(exc, self._lookup)
 
     def _lookup(self, sql: str, params: tuple) -> list:
@@ -146,7 +177,7 @@ class PostgresBackend(Backend):
         cursor.reset()
         raw = cursor.raw
         params = pg_text.encode_params(params)
-        guarded = self.conn.info.transaction_status != _IDLE
+        guarded = self.conn.pgconn.transaction_status != _IDLE_CODE
         try:
             if guarded:
                 # one round trip: the savepoint, the statement and its release travel
@@ -154,14 +185,18 @@ class PostgresBackend(Backend):
                 raw.execute(_GUARD_OPEN + sql + _GUARD_CLOSE, params)
                 raw.nextset()  # from the SAVEPOINT's result to the statement's
             else:
-                raw.execute(sql, params)
+                if self._probe.poll(0):  # issue 5: the server hung up while we were idle: reconnect first
+                    self._revive()
+                    raw = cursor.raw
+                raw = self._execute_unguarded(cursor, raw, sql, params)
         except psycopg.Error as exc:
             if guarded:
                 self._undo_statement()
-            raise self._translate(exc) from None
+            raise self._translate(exc, guarded) from None
+        cursor.cur = raw
         cursor.rowcount = raw.rowcount
-        description = raw.description
-        if description is None:
+        result = raw.pgresult  # not raw.description: that builds Column objects on every access
+        if result is None or not (result.nfields or result.status == _TUPLES_OK):
             return
         if returning_rowid:
             rows = raw.fetchall()
@@ -169,7 +204,28 @@ class PostgresBackend(Backend):
                 cursor.lastrowid = rows[-1][-1]
                 cursor.max_rowid = max(row[-1] for row in rows)
             return
-        cursor.names = tuple(col.name for col in description)
+        encoding = self._encoding
+        cursor.names = tuple([result.fname(i).decode(encoding) for i in range(result.nfields)])
+
+    def _execute_unguarded(self, cursor: PgCursor, raw: Any, sql: str, params: Any) -> Any:
+        """issue 8: outside a transaction, server-side binding (prepared statements
+        after psycopg's threshold); client-side binding for the statements PostgreSQL
+        cannot type that way.  Autocommit: a refused statement has done nothing."""
+        if sql in self._client_only:
+            raw.execute(sql, params)
+            return raw
+        server = cursor.server_cursor(self.conn)
+        try:
+            server.execute(sql, params)
+        except psycopg.Error as exc:
+            if exc.sqlstate not in _CLIENT_ONLY_STATES or self.conn.pgconn.transaction_status != _IDLE_CODE:
+                raise
+            if len(self._client_only) >= 4096:
+                self._client_only.clear()
+            self._client_only.add(sql)
+            raw.execute(sql, params)
+            return raw
+        return server
 
     def _undo_statement(self) -> None:
         try:
@@ -184,6 +240,8 @@ class PostgresBackend(Backend):
         cursor.reset()
         # all or nothing, so the caller can redo it item by item after a failure
         guarded = self.conn.info.transaction_status != _IDLE
+        if not guarded:
+            self._ensure_live()  # issue 5: replace a connection the server dropped while idle
         try:
             self._meta.execute("SAVEPOINT " + _STMT_SAVEPOINT if guarded else "BEGIN")
             cursor.raw.executemany(sql, [pg_text.encode_params(p) for p in seq], returning=returning_rowid)
@@ -203,9 +261,9 @@ class PostgresBackend(Backend):
         except psycopg.Error as exc:
             if guarded:
                 self._undo_statement()
-            else:
+            elif not self._driver_is_lost(exc):  # issue 5: a dead connection rolled back already
                 self._meta.execute("ROLLBACK")
-            raise self._translate(exc) from None
+            raise self._translate(exc, guarded) from None
         if not returning_rowid:
             cursor.rowcount = cursor.raw.rowcount
 
@@ -215,11 +273,19 @@ class PostgresBackend(Backend):
         """IMMEDIATE and EXCLUSIVE take the namespace's write lock for the whole
         transaction (an advisory lock released by COMMIT/ROLLBACK), waiting up to
         the busy timeout, as SQLite's write lock does."""
+        self._ensure_live()  # issue 5: replace a connection the server dropped while idle
         if mode not in ("IMMEDIATE", "EXCLUSIVE"):
-            self._run_control("BEGIN")
+            try:
+                self._meta.execute("BEGIN")
+            except psycopg.Error as exc:
+                if self._lost_before_start(exc):  # issue 5: nothing had started: begin on the new connection
+                    return self.begin(mode)
+                raise self._translate(exc, False) from None
             return
         try:
-            if self.busy_timeout <= 0:
+            if self.lock_strategy == "table":  # issue 5: lock row (backends/locks.py)
+                locks.pg_begin_locked(self)
+            elif self.busy_timeout <= 0:
                 self._meta.execute("BEGIN; SELECT pg_try_advisory_xact_lock(%s)", (self._lock_key,))
                 self._meta.nextset()
                 if not self._meta.fetchone()[0]:
@@ -227,6 +293,8 @@ class PostgresBackend(Backend):
             else:
                 self._meta.execute("BEGIN; SELECT pg_advisory_xact_lock(%s)", (self._lock_key,))
         except psycopg.Error as exc:
+            if self._lost_before_start(exc):  # issue 5: nothing had started: begin on the new connection
+                return self.begin(mode)
             if self.in_transaction:
                 self._run_control("ROLLBACK")
             raise self._translate(exc) from None
@@ -235,7 +303,11 @@ class PostgresBackend(Backend):
         self._run_control("COMMIT")
 
     def rollback(self) -> None:
-        self._run_control("ROLLBACK")
+        try:
+            self._run_control("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            if not faults.is_lost(exc):  # issue 5: a lost connection's transaction is rolled back
+                raise
 
     def savepoint(self, verb: str, name: str) -> None:
         self._run_control(f"{verb} {name}")
@@ -244,20 +316,30 @@ class PostgresBackend(Backend):
         try:
             self._meta.execute(statement)
         except psycopg.Error as exc:
-            raise self._translate(exc) from None
+            raise self._translate(exc, True, statement) from None
 
     @property
     def in_transaction(self) -> bool:
-        return self.conn.info.transaction_status != _IDLE
+        return self.conn.pgconn.transaction_status != _IDLE_CODE
 
     def set_busy_timeout(self, seconds: float) -> None:
         self.busy_timeout = max(0.0, float(seconds))
+        if not self.in_transaction:
+            self._ensure_live()  # issue 5
         self._run_control(f"SET lock_timeout = {int(self.busy_timeout * 1000)}")
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
-        with self.conn.cursor() as cur:
-            cur.execute(sql, params)
-            return cur.fetchall() if cur.description is not None else []
+        in_transaction = self.in_transaction
+        if not in_transaction:
+            self._ensure_live()  # issue 5: replace a connection the server dropped while idle
+        try:
+            with self.conn.cursor() as cur:
+                cur.execute(sql, params)
+                return cur.fetchall() if cur.description is not None else []
+        except psycopg.OperationalError as exc:
+            if self._driver_is_lost(exc):  # issue 5: never replayed (backends/faults.py)
+                raise self._lost(exc, in_transaction) from None
+            raise
 
     def advance_identity(self, table: str, column: str, value: int) -> None:
         """Move the identity sequence of ``table.column`` past ``value`` (never back)."""

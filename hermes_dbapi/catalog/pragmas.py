@@ -82,6 +82,7 @@ def _foreign_keys(conn: "Connection", name: str, value: str | None) -> Result:
         conn._pragma_state["foreign_keys"] = flag
         if conn._backend.kind == "mysql":
             conn._backend.query(f"SET SESSION foreign_key_checks = {flag}")
+            conn._backend.session_settings["foreign_key_checks"] = flag  # issue 5: restored on reconnect
     return None, []
 
 
