@@ -115,3 +115,37 @@ def raise_like_sqlite(sql: str, parameters: Any, explain: Callable[[str, Any], A
     except (sqlite3.Error, OverflowError, TypeError, ValueError):
         raise
     raise errors.programming("parameters are of unsupported type")
+
+
+_NO_LIMIT = 2**63 - 1  # "no limit" that both servers accept as a bound LIMIT
+
+
+def clamp_limits(values: tuple, clamps: tuple[tuple[int, str], ...]) -> tuple:
+    """SQLite reads a negative LIMIT as no limit and a negative OFFSET as none, and
+    takes integral numbers in any spelling; the servers refuse negatives (and
+    PostgreSQL reads LIMIT NULL as no limit).  Anything not integral is SQLite's
+    "datatype mismatch"."""
+    out = list(values)
+    for position, kind in clamps:
+        number = _integral(out[position])
+        if number is None:
+            raise sqlite3.IntegrityError("datatype mismatch")
+        out[position] = number if number >= 0 else _NO_LIMIT if kind == "limit" else 0
+    return tuple(out)
+
+
+def _integral(value: object) -> int | None:
+    if isinstance(value, int):  # bool too, as sqlite3 binds it
+        return int(value)
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return int(text)
+        except ValueError:
+            try:
+                value = float(text)
+            except ValueError:
+                return None
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None

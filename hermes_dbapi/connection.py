@@ -346,10 +346,13 @@ class Connection(metaclass=ABCMeta):
             self._shadow_explain("EXPLAIN " + sql, parameters)
 
         try:
-            return binding.bind(parameters, translation.count, translation.names, translation.order, warn_named)
+            values = binding.bind(parameters, translation.count, translation.names, translation.order, warn_named)
         except binding.BindError:
             binding.raise_like_sqlite(sql, parameters, self._shadow_explain)
             raise  # unreachable: raise_like_sqlite always raises
+        if translation.clamps:
+            values = binding.clamp_limits(values, translation.clamps)
+        return values
 
     def _shadow_explain(self, sql: str, parameters: Any) -> Any:
         with self._shadow.lock:

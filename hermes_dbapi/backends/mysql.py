@@ -296,10 +296,8 @@ class MySQLBackend(faults.MyFaults, Backend):
             with self.conn.cursor() as cur:
                 cur.execute(sql, params)
                 return list(cur.fetchall())
-        except pymysql.Error as exc:
-            if self._driver_is_lost(exc):  # issue 5: never replayed (backends/faults.py)
-                raise self._lost(exc, in_transaction) from None
-            raise
+        except pymysql.Error as exc:  # never a driver exception to the application
+            raise self._translate(exc, "", in_transaction) from None
 
     def has_table(self, name: str) -> bool:
         sql = "SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = %s"

@@ -334,12 +334,10 @@ class PostgresBackend(faults.PgFaults, Backend):
             self._ensure_live()  # issue 5: replace a connection the server dropped while idle
         try:
             with self.conn.cursor() as cur:
-                cur.execute(sql, params)
+                cur.execute(sql, pg_text.encode_params(params))  # NULs in FTS text and catalog values too
                 return cur.fetchall() if cur.description is not None else []
-        except psycopg.OperationalError as exc:
-            if self._driver_is_lost(exc):  # issue 5: never replayed (backends/faults.py)
-                raise self._lost(exc, in_transaction) from None
-            raise
+        except psycopg.Error as exc:  # never a driver exception to the application
+            raise self._translate(exc, in_transaction) from None
 
     def advance_identity(self, table: str, column: str, value: int) -> None:
         """Move the identity sequence of ``table.column`` past ``value`` (never back)."""

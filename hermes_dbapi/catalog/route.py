@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import maintenance, master
+from . import explain, maintenance, master
 
 if TYPE_CHECKING:
     from ..connection import Connection
@@ -21,6 +21,8 @@ def run_special(conn: "Connection", cursor: "Cursor", sql: str, keyword: str, pa
     if keyword == "ALTER":  # a missing table is SQLite's error, not the server's
         maintenance.check_on_fresh_shadow(conn, sql)
         return False
+    if keyword == "EXPLAIN":
+        return explain.run(conn, cursor, sql, parameters)
     if keyword in maintenance.KEYWORDS:
         return maintenance.run(conn, cursor, sql, keyword, parameters)
     if keyword in _QUERIES and master.MENTION.search(sql):

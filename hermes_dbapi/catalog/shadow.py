@@ -113,11 +113,14 @@ class Shadow:
                 return 1 if steps[0] * 100 > _NAME_STEPS else 0
 
             self.db.set_progress_handler(progress, 100)
+            description = None
             try:
-                cursor = self._run(sql, count, names)
-                description = cursor.description
-            except sqlite3.Error:
-                description = None
+                for filler in (None, 0):  # 0 where NULL is refused (LIMIT ?: "datatype mismatch")
+                    try:
+                        description = self._run(sql, count, names, filler).description
+                        break
+                    except sqlite3.Error:
+                        continue
             finally:
                 self.db.set_progress_handler(None, 0)
                 self.db.execute("ROLLBACK TO hdb_names")
@@ -126,14 +129,14 @@ class Shadow:
             return None
         return tuple(col[0] for col in description)
 
-    def _run(self, sql: str, count: int, names: tuple[str | None, ...]) -> sqlite3.Cursor:
+    def _run(self, sql: str, count: int, names: tuple[str | None, ...], filler: object = None) -> sqlite3.Cursor:
         if count == 0:
             return self.db.execute(sql)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             if all(n is not None for n in names):
-                return self.db.execute(sql, {n[1:]: None for n in names if n})
-            return self.db.execute(sql, [None] * count)
+                return self.db.execute(sql, {n[1:]: filler for n in names if n})
+            return self.db.execute(sql, [filler] * count)
 
     # -- schema changes -------------------------------------------------------
 

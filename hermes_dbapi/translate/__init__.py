@@ -36,6 +36,7 @@ class Translation:
     returns_rows: bool  # SELECT, VALUES, ... RETURNING
     table: str  # target table of INSERT/UPDATE/DELETE
     schema_dependent: bool
+    clamps: tuple[tuple[int, str], ...] = ()  # (driver position, "limit"|"offset"): see passes/limits.py
 
 
 def translate(sql: str, ctx: Context) -> Translation:
@@ -62,7 +63,15 @@ def translate(sql: str, ctx: Context) -> Translation:
         returns_rows=_returns_rows(tree),
         table=table.name if isinstance(table, exp.Table) else "",
         schema_dependent=ctx.schema_dependent,
+        clamps=_clamps(order, ctx.facts.get("clamps")),
     )
+
+
+def _clamps(order: tuple[int, ...], by_index: object) -> tuple[tuple[int, str], ...]:
+    if not by_index:
+        return ()
+    assert isinstance(by_index, dict)
+    return tuple((position, by_index[index]) for position, index in enumerate(order) if index in by_index)
 
 
 def _returns_rows(tree: exp.Expression) -> bool:

@@ -44,12 +44,20 @@ SEQUENCES = {
     "quoted_spellings": ["PRAGMA table_info(\"t\")", "PRAGMA table_info('t')", "PRAGMA main.table_info(t)",
                          "PRAGMA \"main\".table_info(t)", "PRAGMA TABLE_INFO(t)", "PRAGMA table_info(T)"],
     "maintenance": ["VACUUM", "ANALYZE", "ANALYZE t", "REINDEX", "REINDEX t", "REINDEX t_b"],
+    "explain_query_plan": ["EXPLAIN QUERY PLAN SELECT * FROM t WHERE b = 'x'",
+                           "EXPLAIN QUERY PLAN SELECT a FROM t WHERE b = 'x' AND c > 2 ORDER BY c DESC LIMIT 20",
+                           "EXPLAIN QUERY PLAN SELECT * FROM t ORDER BY c",
+                           "EXPLAIN QUERY PLAN SELECT * FROM t JOIN u ON u.t_id = t.a WHERE u.v = 1",
+                           "EXPLAIN QUERY PLAN SELECT * FROM missing", "EXPLAIN QUERY PLAN SELEC 1"],
 }
 SETUP = {
     "checks": ["CREATE TABLE t(a)"],
     "table_valued": ["CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT UNIQUE)", "CREATE INDEX t_b2 ON t(b, a)"],
     "quoted_spellings": ["CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT NOT NULL DEFAULT 'x')"],
     "maintenance": ["CREATE TABLE t(a, b)", "CREATE INDEX t_b ON t(b)"],
+    "explain_query_plan": ["CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c REAL)", "CREATE INDEX t_bc ON t(b, c)",
+                           "CREATE TABLE u(id INTEGER PRIMARY KEY, t_id INTEGER REFERENCES t(a), v INTEGER)",
+                           "CREATE INDEX u_v ON u(v)"],
 }
 
 

@@ -1,10 +1,14 @@
-"""LIMIT as SQLite reads it: a negative limit means no limit at all."""
+"""LIMIT as SQLite reads it: a negative limit means no limit at all, a negative
+offset means none.  Literals are rewritten here; a bound parameter (``LIMIT ?
+OFFSET ?`` with -1, Hermes' "no limit") can only be fixed once its value is
+known, so the pass records it in ``ctx.facts["clamps"]`` and binding clamps it."""
 
 from __future__ import annotations
 
 from sqlglot import exp
 
 from ..context import Context
+from ..params import marker_index
 
 _MYSQL_NO_LIMIT = "18446744073709551615"
 
@@ -25,4 +29,18 @@ def sqlite_limits(tree: exp.Expression, ctx: Context) -> exp.Expression:
             limit.set("expression", exp.Literal.number(_MYSQL_NO_LIMIT))
         else:
             limit.pop()
+    return tree
+
+
+def bound_limits(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """Record the SQLite parameter indexes used directly as LIMIT or OFFSET."""
+    clamps: dict[int, str] = {}
+    for node in tree.find_all(exp.Limit, exp.Offset):
+        value = node.expression
+        if isinstance(value, exp.Placeholder):
+            index = marker_index(value.name)
+            if index is not None:
+                clamps[index] = "limit" if isinstance(node, exp.Limit) else "offset"
+    if clamps:
+        ctx.facts["clamps"] = clamps
     return tree
