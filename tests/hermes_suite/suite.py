@@ -94,13 +94,45 @@ def failure_texts(report: Path) -> dict[str, str]:
     return texts
 
 
-def main() -> None:
-    """``python tests/hermes_suite/suite.py --ids``: rewrite test_ids.txt from a
-    plain sqlite3 run of the pinned suite."""
+def _run_subset(backend: str, select: list[str]) -> None:
+    """Run (part of) the suite on one backend in a fresh namespace prefix, drop it
+    afterwards and print each test that does not pass with its first message line."""
     import tempfile
 
+    sys.path.insert(0, str(HERE.parent))
+    import conftest  # the tests' own URL and clean-up rules
+
+    url = None
+    if backend != "sqlite":
+        prefix = conftest.new_run_prefix()
+        url = conftest.url_with_prefix(conftest.server_url(backend), prefix)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            report = Path(tmp) / "subset.xml"
+            results = run(url, swap=True, report=report, extra=tuple(select))
+            texts = failure_texts(report)
+    finally:
+        if url is not None:
+            conftest.drop_namespaces(backend, conftest.server_url(backend), prefix)
+    bad = {k: v for k, v in sorted(results.items()) if v in ("failed", "error")}
+    for test_id, outcome in bad.items():
+        print(f"{outcome.upper():6} {test_id}: {texts.get(test_id, '')[:240]}")
+    counts = {o: sum(1 for v in results.values() if v == o) for o in ("passed", "failed", "error", "skipped")}
+    print(f"{backend}: " + ", ".join(f"{n} {o}" for o, n in counts.items()))
+
+
+def main() -> None:
+    """``python tests/hermes_suite/suite.py --ids``: rewrite test_ids.txt from a
+    plain sqlite3 run of the pinned suite.
+    ``python tests/hermes_suite/suite.py --run BACKEND [pytest args, e.g. -k wal]``:
+    run the suite (or a selection) through the swap on one backend and list what fails."""
+    import tempfile
+
+    if sys.argv[1:2] == ["--run"] and len(sys.argv) >= 3:
+        _run_subset(sys.argv[2], sys.argv[3:])
+        return
     if sys.argv[1:] != ["--ids"]:
-        raise SystemExit("usage: suite.py --ids")
+        raise SystemExit("usage: suite.py --ids | --run sqlite|postgres|mysql [pytest args]")
     with tempfile.TemporaryDirectory() as tmp:
         ids = sorted(run(None, swap=False, report=Path(tmp) / "ids.xml"))
     (HERE / "test_ids.txt").write_text("\n".join(ids) + "\n", encoding="utf-8")
