@@ -287,7 +287,6 @@ def _backend_of(item: pytest.Item) -> str | None:
     return callspec.params.get("backend")
 
 
-@pytest.hookimpl(trylast=True)  # after -m / -k deselection
 def _gate_server_restarts(items: list[pytest.Item]) -> None:
     """Tests that restart the shared servers would break every other run on the
     machine: they run only when asked (``HERMES_TEST_RESTART=1``; ``.ci/run`` asks)."""
@@ -299,6 +298,7 @@ def _gate_server_restarts(items: list[pytest.Item]) -> None:
             item.add_marker(mark)
 
 
+@pytest.hookimpl(trylast=True)  # after -m / -k deselection: a deselected backend is not "used"
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     _mark_known_gaps(items)
     _gate_server_restarts(items)
