@@ -117,6 +117,14 @@ def raise_like_sqlite(sql: str, parameters: Any, explain: Callable[[str, Any], A
     raise errors.programming("parameters are of unsupported type")
 
 
+def with_session(values: tuple, session: tuple[tuple[int, str], ...], current: dict[str, int]) -> tuple:
+    """Insert the connection's counters (``changes()``...) at their driver positions."""
+    out = list(values)
+    for position, name in session:
+        out.insert(position, current[name])
+    return tuple(out)
+
+
 _NO_LIMIT = 2**63 - 1  # "no limit" that both servers accept as a bound LIMIT
 
 

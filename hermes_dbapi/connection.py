@@ -80,6 +80,7 @@ class Connection(metaclass=ABCMeta):
         self._ctx_epoch = self._shadow.epoch
         self._tx = Transactions(backend, self._shadow)  # issue 5: shadow reloaded if a lost transaction had DDL
         self._total_changes = 0
+        self._changes = 0  # sqlite3_changes(): rows of the last INSERT/UPDATE/DELETE
         self._last_rowid = 0
         self._progress: tuple[Any, int] | None = None
         self._identity_high: dict[str, int] = {}  # PostgreSQL: highest id the sequence is known past
@@ -350,6 +351,10 @@ class Connection(metaclass=ABCMeta):
         except binding.BindError:
             binding.raise_like_sqlite(sql, parameters, self._shadow_explain)
             raise  # unreachable: raise_like_sqlite always raises
+        if translation.session:
+            current = {"changes": self._changes, "total_changes": self._total_changes,
+                       "last_insert_rowid": self._last_rowid}
+            values = binding.with_session(values, translation.session, current)
         if translation.clamps:
             values = binding.clamp_limits(values, translation.clamps)
         return values
@@ -383,8 +388,9 @@ class Connection(metaclass=ABCMeta):
             names = self._result_names(sql, translation, raw.names)
         # sqlite3 counts rows only for statements that start with a DML keyword
         rowcount = raw.rowcount if statements.is_dml(keyword) and raw.names is None else -1
-        if translation.table and raw.rowcount > 0 and raw.names is None:
-            self._total_changes += raw.rowcount
+        if translation.table and raw.names is None:
+            self._changes = max(raw.rowcount, 0)
+            self._total_changes += self._changes
         if raw.lastrowid is not None:
             self._last_rowid = raw.lastrowid
             if returning:
@@ -475,6 +481,7 @@ class Connection(metaclass=ABCMeta):
                     rowcount = self._run_batch(cursor, translation, batch)
             if rowcount > 0:
                 self._total_changes += rowcount
+                self._changes = rowcount // max(len(batch), 1)  # the last item's rows, as the items are alike
             cursor._set_result(None, rowcount if statements.is_dml(keyword) else -1, cursor.lastrowid)
 
     def _run_batch(self, cursor: Cursor, translation: Translation, batch: list[tuple]) -> int:

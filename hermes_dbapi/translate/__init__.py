@@ -37,6 +37,7 @@ class Translation:
     table: str  # target table of INSERT/UPDATE/DELETE
     schema_dependent: bool
     clamps: tuple[tuple[int, str], ...] = ()  # (driver position, "limit"|"offset"): see passes/limits.py
+    session: tuple[tuple[int, str], ...] = ()  # (driver position, "changes"|...): see passes/functions.py
 
 
 def translate(sql: str, ctx: Context) -> Translation:
@@ -49,7 +50,8 @@ def translate(sql: str, ctx: Context) -> Translation:
     tree = _parse_one(text)
     for rewrite in PASSES[ctx.dialect]:
         tree = rewrite(tree, ctx)
-    driver_sql, order = render(tree, ctx.dialect)
+    driver_sql, marks = render(tree, ctx.dialect)
+    order = tuple(mark for mark in marks if isinstance(mark, int))
     table = tree.this if isinstance(tree, _DML) else None
     if isinstance(table, exp.Schema):
         table = table.this
@@ -63,15 +65,16 @@ def translate(sql: str, ctx: Context) -> Translation:
         returns_rows=_returns_rows(tree),
         table=table.name if isinstance(table, exp.Table) else "",
         schema_dependent=ctx.schema_dependent,
-        clamps=_clamps(order, ctx.facts.get("clamps")),
+        clamps=_clamps(marks, ctx.facts.get("clamps")),
+        session=tuple((position, mark) for position, mark in enumerate(marks) if isinstance(mark, str)),
     )
 
 
-def _clamps(order: tuple[int, ...], by_index: object) -> tuple[tuple[int, str], ...]:
+def _clamps(marks: tuple[int | str, ...], by_index: object) -> tuple[tuple[int, str], ...]:
     if not by_index:
         return ()
     assert isinstance(by_index, dict)
-    return tuple((position, by_index[index]) for position, index in enumerate(order) if index in by_index)
+    return tuple((position, by_index[index]) for position, index in enumerate(marks) if index in by_index)
 
 
 def _returns_rows(tree: exp.Expression) -> bool:

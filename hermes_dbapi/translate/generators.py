@@ -1,14 +1,17 @@
 """sqlglot dialects that print driver-ready SQL for psycopg and PyMySQL.
 
 Both drivers take ``%s`` placeholders and therefore need every literal ``%``
-doubled.  Our generators print each parameter marker as a NUL character
-(impossible in a SQL statement sqlite3 accepts) and record which SQLite
-parameter index it stands for; :func:`render` then escapes ``%`` and turns the
-NULs into ``%s``.  MariaDB gets its own dialect because sqlglot's MySQL output
+doubled.  Our generators print each parameter marker as NUL, its SQLite
+parameter index, SOH (NUL is impossible in a statement sqlite3 accepts);
+:func:`render` then escapes ``%`` and turns the markers into ``%s``, reading the
+parameter order from the final text: sqlglot prints some parts after others
+that precede them (a statement's CTEs are printed after its body).  MariaDB gets its own dialect because sqlglot's MySQL output
 uses constructs MariaDB rejects.
 """
 
 from __future__ import annotations
+
+import re
 
 from sqlglot import exp
 from sqlglot.dialects.mysql import MySQL
@@ -16,20 +19,20 @@ from sqlglot.dialects.postgres import Postgres
 
 from .params import marker_index
 
-_SENTINEL = "\x00"
+_MARK = re.compile("\x00(\\w+)\x01")
+SESSION_MARKER = "__hdb_v_"  # a connection value bound at execution: changes(), last_insert_rowid()
 
 
 class _ParamRecorder:
-    """Mixin for a Generator: print markers as sentinels, remember their order."""
-
-    param_order: list[int]
+    """Mixin for a Generator: print each parameter marker as NUL index SOH."""
 
     def placeholder_sql(self, expression: exp.Placeholder) -> str:
+        if expression.name.startswith(SESSION_MARKER):
+            return f"\x00{expression.name[len(SESSION_MARKER):]}\x01"
         index = marker_index(expression.name)
         if index is None:
             raise ValueError(f"unexpected placeholder {expression.sql()!r}")
-        self.param_order.append(index)
-        return _SENTINEL
+        return f"\x00{index}\x01"
 
 
 class HermesPostgres(Postgres):
@@ -58,9 +61,9 @@ class HermesMariaDB(HermesMySQL):
 DIALECTS = {"postgres": HermesPostgres, "mysql": HermesMySQL, "mariadb": HermesMariaDB}
 
 
-def render(expression: exp.Expression, dialect: str) -> tuple[str, tuple[int, ...]]:
-    """Driver SQL text and the 0-based SQLite parameter index of each ``%s``."""
-    generator = DIALECTS[dialect]().generator()
-    generator.param_order = []
-    text = generator.generate(expression, copy=False)
-    return text.replace("%", "%%").replace(_SENTINEL, "%s"), tuple(generator.param_order)
+def render(expression: exp.Expression, dialect: str) -> tuple[str, tuple[int | str, ...]]:
+    """Driver SQL text and, for each ``%s``, the 0-based SQLite parameter index
+    or the name of the session value it takes."""
+    text = DIALECTS[dialect]().generator().generate(expression, copy=False)
+    order = tuple(int(mark) if mark.isdigit() else mark for mark in _MARK.findall(text))
+    return _MARK.sub("%s", text.replace("%", "%%")), order

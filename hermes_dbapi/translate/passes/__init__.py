@@ -12,7 +12,7 @@ from typing import Callable
 from sqlglot import exp
 
 from ..context import Context
-from . import arithmetic, conflicts, datetime, ddl, functions, limits, pg_types, queries, rowid, strings
+from . import arithmetic, conflicts, ctes, datetime, ddl, functions, limits, pg_types, queries, rowid, strings
 
 Pass = Callable[[exp.Expression, Context], exp.Expression]
 
@@ -35,10 +35,11 @@ _SQL: list[Pass] = [
     queries.bare_columns,
     queries.wrap_in_subquery,
 ]
-_PG_ONLY: list[Pass] = [pg_types.untyped_params, pg_types.bool_results]
+_PG_ONLY: list[Pass] = [ctes.recursive_anchor_types, pg_types.untyped_params, pg_types.bool_results]
+_MYSQL_ONLY: list[Pass] = [ctes.dml_ctes, ctes.recursive_anchor_types]
 
 PASSES: dict[str, list[Pass]] = {
     "postgres": [*_COMMON, *_SQL, *_PG_ONLY],
-    "mysql": [*_COMMON, *_SQL],
-    "mariadb": [*_COMMON, *_SQL],
+    "mysql": [*_COMMON, *_SQL, *_MYSQL_ONLY],
+    "mariadb": [*_COMMON, *_SQL, *_MYSQL_ONLY],
 }

@@ -10,6 +10,7 @@ from sqlglot import exp
 
 from ... import errors
 from ..context import Context
+from ..generators import SESSION_MARKER
 from ._walk import bottom_up
 
 _TEXT_FUNCS = (exp.Replace, exp.DPipe, exp.Concat, exp.StrPosition, exp.Trim, exp.Like, exp.EQ, exp.NEQ)
@@ -112,12 +113,14 @@ def _length(node: exp.Length, ctx: Context) -> exp.Expression:
     return node
 
 
+_SESSION_FUNCTIONS = ("last_insert_rowid", "changes", "total_changes")
+
+
 def _session_function(node: exp.Anonymous, ctx: Context) -> exp.Expression:
-    """last_insert_rowid()/changes(): MySQL has them; PG needs connection state."""
-    name = str(node.this).lower()
-    if ctx.is_mysql:
-        return exp.Anonymous(this="LAST_INSERT_ID" if name == "last_insert_rowid" else "ROW_COUNT")
-    raise errors.not_supported(f"{name}()", ctx.dialect)
+    """last_insert_rowid()/changes()/total_changes() are the connection's own
+    counters, as sqlite3 keeps them (the servers count differently: MySQL's
+    ROW_COUNT() is -1 after a SELECT, PG has none): bound at execution."""
+    return exp.Placeholder(this=SESSION_MARKER + str(node.this).lower())
 
 
 def _round(node: exp.Round, ctx: Context) -> exp.Expression:
@@ -150,7 +153,7 @@ def sqlite_functions(tree: exp.Expression, ctx: Context) -> exp.Expression:
         if _anon(node, "json_valid") and len(node.expressions) == 1:
             text = exp.Cast(this=node.expressions[0], to=exp.DataType.build("TEXT"))
             return exp.Anonymous(this="hdb_json_valid", expressions=[text])  # helper: PG 15 has no IS JSON
-        if (_anon(node, "last_insert_rowid") or _anon(node, "changes")) and not node.expressions:
+        if any(_anon(node, name) for name in _SESSION_FUNCTIONS) and not node.expressions:
             return _session_function(node, ctx)
         return node
 
