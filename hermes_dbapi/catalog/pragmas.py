@@ -30,6 +30,7 @@ _PRAGMA = re.compile(
     re.I | re.S,
 )
 _ON = {"1": 1, "on": 1, "true": 1, "yes": 1, "0": 0, "off": 0, "false": 0, "no": 0}
+WAL_KEY = "journal_mode_wal"  # hermes_meta: 1 once the database was put in WAL mode
 _JOURNAL_MODES = ("delete", "truncate", "persist", "memory", "wal", "off")
 _MAX_MMAP = 0x7FFF0000  # SQLITE_MAX_MMAP_SIZE
 PAGE_SIZE = 4096
@@ -97,10 +98,24 @@ def _busy_timeout(conn: "Connection", name: str, value: str | None) -> Result:
 
 
 def _journal_mode(conn: "Connection", name: str, value: str | None) -> Result:
-    """WAL unless the connection chose another mode (a server has no journal)."""
-    if value is not None and _clean(value) in _JOURNAL_MODES:
-        conn._pragma_state["journal_mode"] = _clean(value)
-    return ("journal_mode",), [(conn._pragma_state.get("journal_mode", "wal"),)]
+    """SQLite's rules, with the namespace as the file: a database starts in
+    rollback mode ("delete"), WAL once set is a property of the database (every
+    connection then reads "wal", kept in hermes_meta), the other modes belong to
+    the connection, and an in-memory database is always "memory".  The server's
+    own concurrency does not depend on it."""
+    if conn._drop_on_close:
+        return ("journal_mode",), [("memory",)]
+    mode = _clean(value) if value is not None else None
+    if mode in _JOURNAL_MODES:
+        if not getattr(conn._backend, "read_only", False):
+            meta.put(conn._backend, WAL_KEY, int(mode == "wal"))
+        if mode in ("wal", "delete"):
+            conn._pragma_state.pop("journal_mode", None)
+        else:
+            conn._pragma_state["journal_mode"] = mode
+    if meta.get(conn._backend, WAL_KEY):
+        return ("journal_mode",), [("wal",)]
+    return ("journal_mode",), [(conn._pragma_state.get("journal_mode", "delete"),)]
 
 
 def _mmap_size(conn: "Connection", name: str, value: str | None) -> Result:
