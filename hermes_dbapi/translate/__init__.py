@@ -17,7 +17,7 @@ from sqlglot.errors import ParseError, TokenError
 
 from .. import errors
 from .context import Context
-from .generators import render
+from .generators import HermesSQLite, render
 from .params import scan
 from .passes import PASSES
 from .typenames import normalize
@@ -37,6 +37,7 @@ class Translation:
     table: str  # target table of INSERT/UPDATE/DELETE
     schema_dependent: bool
     clamps: tuple[tuple[int, str], ...] = ()  # (driver position, "limit"|"offset"): see passes/limits.py
+    json_typed: tuple[int, ...] = ()  # result columns holding JSON-encoded SQL values: see passes/json.py
 
 
 def translate(sql: str, ctx: Context) -> Translation:
@@ -64,6 +65,7 @@ def translate(sql: str, ctx: Context) -> Translation:
         table=table.name if isinstance(table, exp.Table) else "",
         schema_dependent=ctx.schema_dependent,
         clamps=_clamps(order, ctx.facts.get("clamps")),
+        json_typed=ctx.facts.get("json_typed", ()),  # type: ignore[arg-type]
     )
 
 
@@ -82,7 +84,7 @@ def _returns_rows(tree: exp.Expression) -> bool:
 
 def _parse_one(text: str) -> exp.Expression:
     try:
-        trees = [t for t in sqlglot.parse(text, read="sqlite") if t is not None]
+        trees = [t for t in sqlglot.parse(text, read=HermesSQLite) if t is not None]
     except (ParseError, TokenError) as exc:
         raise errors.operational(f"unsupported or malformed SQL ({_first_line(exc)})") from None
     if len(trees) > 1:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from sqlglot import exp
 from sqlglot.dialects.mysql import MySQL
 from sqlglot.dialects.postgres import Postgres
+from sqlglot.dialects.sqlite import SQLite
 
 from .params import marker_index
 
@@ -30,6 +31,13 @@ class _ParamRecorder:
             raise ValueError(f"unexpected placeholder {expression.sql()!r}")
         self.param_order.append(index)
         return _SENTINEL
+
+
+class HermesSQLite(SQLite):
+    """The reader: JSON path literals stay as written (SQLite path syntax, see passes/json.py)."""
+
+    def to_json_path(self, path: exp.Expression | None) -> exp.Expression | None:
+        return path
 
 
 class HermesPostgres(Postgres):
