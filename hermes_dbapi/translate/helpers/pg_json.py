@@ -125,10 +125,11 @@ SELECT CASE WHEN t IS NULL OR t = 'null' THEN NULL
             WHEN t ~ '^-?[0-9]+$' THEN t
             ELSE hdb_jreal(t::float8) END
 $f$;
-CREATE OR REPLACE FUNCTION hdb_jnum(t text) RETURNS double precision
+CREATE OR REPLACE FUNCTION hdb_jnum(t text) RETURNS numeric
 LANGUAGE sql IMMUTABLE AS $f$
 SELECT CASE WHEN t IS NULL OR t = 'null' OR left(t, 1) IN ('"', '{', '[') THEN NULL
-            WHEN t = 'true' THEN 1 WHEN t = 'false' THEN 0 ELSE t::float8 END
+            WHEN t = 'true' THEN 1 WHEN t = 'false' THEN 0
+            WHEN t ~ '^-?[0-9]+$' THEN t::numeric ELSE t::float8::numeric END
 $f$;
 CREATE OR REPLACE FUNCTION hdb_jclass(t text) RETURNS int
 LANGUAGE sql IMMUTABLE AS $f$
@@ -174,6 +175,8 @@ END $f$;
 CREATE OR REPLACE FUNCTION hdb_jq(x text) RETURNS text
 LANGUAGE sql IMMUTABLE AS $f$ SELECT coalesce(to_json(x)::text, 'null') $f$;
 CREATE OR REPLACE FUNCTION hdb_jq(x bigint) RETURNS text
+LANGUAGE sql IMMUTABLE AS $f$ SELECT coalesce(x::text, 'null') $f$;
+CREATE OR REPLACE FUNCTION hdb_jq(x integer) RETURNS text
 LANGUAGE sql IMMUTABLE AS $f$ SELECT coalesce(x::text, 'null') $f$;
 CREATE OR REPLACE FUNCTION hdb_jq(x double precision) RETURNS text
 LANGUAGE sql IMMUTABLE AS $f$ SELECT coalesce(hdb_jreal(x), 'null') $f$;

@@ -231,6 +231,9 @@ def _value(node: exp.Expression, ctx: Context, top: exp.Expression, typed: list[
     parent = node.parent
     if isinstance(parent, exp.Anonymous) and str(parent.this).lower() in _WRAPPERS or isinstance(parent, exp.Group):
         return raw
+    if isinstance(parent, exp.JSONKeyValue) or (_call(parent) is not None and node.arg_key != "this"):
+        raw.meta[_JSON_OUT] = True  # embedded in a JSON result: the node as JSON (numbers stay numbers)
+        return raw
     index = _projection_index(node, top)
     if index is not None:
         typed.append(index)
@@ -238,7 +241,9 @@ def _value(node: exp.Expression, ctx: Context, top: exp.Expression, typed: list[
     if isinstance(parent, _COMPARE):
         other = parent.expression if node.arg_key == "this" else parent.this
         if _numeric(other):
-            return _fn("hdb_jnum", raw)
+            out = _fn("hdb_jnum", raw)
+            out.meta["hdb_class_of"] = raw.copy()
+            return out
         if isinstance(other, exp.Placeholder) and not ctx.is_mysql:
             other.replace(exp.Cast(this=other.copy(), to=exp.DataType.build("TEXT")))
     if isinstance(parent, exp.Between) and _numeric(parent.args.get("low")):
@@ -274,7 +279,43 @@ def _order_keys(tree: exp.Expression) -> None:
             order.set("expressions", keys)
 
 
+_TEXT_WINS = {exp.GT: True, exp.GTE: True, exp.NEQ: True, exp.LT: False, exp.LTE: False, exp.EQ: False}
+
+
+def _text_above_numbers(tree: exp.Expression) -> None:
+    """SQLite: a TEXT value is greater than any number, so ``'x' > 2`` is true."""
+    for cmp in list(tree.find_all(*_COMPARE)):
+        left = cmp.this.meta.get("hdb_class_of") if isinstance(cmp.this, exp.Anonymous) else None
+        right = cmp.expression.meta.get("hdb_class_of") if isinstance(cmp.expression, exp.Anonymous) else None
+        raw = left or right
+        if raw is None:
+            continue
+        wins = _TEXT_WINS[type(cmp)]
+        if right is not None and type(cmp) not in (exp.EQ, exp.NEQ):
+            wins = not wins
+        if not wins:
+            continue
+        is_text = exp.EQ(this=_fn("hdb_jclass", raw), expression=exp.Literal.number(2))
+        cmp.replace(exp.Paren(this=exp.Or(this=cmp.copy(), expression=is_text)))
+
+
+_BOOLEAN_SLOTS = (exp.If, exp.Where, exp.Having, exp.CheckColumnConstraint, exp.Check, exp.And, exp.Or, exp.Not)
+
+
+def _valid_as_condition(tree: exp.Expression, ctx: Context) -> None:
+    """PG: json_valid() is an integer; where a condition is expected compare it with 1."""
+    if ctx.is_mysql:
+        return
+    for node in list(tree.find_all(exp.Anonymous)):
+        if str(node.this).lower() != "json_valid" or not isinstance(node.parent, _BOOLEAN_SLOTS):
+            continue
+        if isinstance(node.parent, exp.If) and node.arg_key != "this":
+            continue
+        node.replace(exp.EQ(this=node.copy(), expression=exp.Literal.number(1)))
+
+
 def sqlite_json(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    _valid_as_condition(tree, ctx)
     if not any(_call(node) is not None for node in tree.walk()):
         return tree
     _order_keys(tree)
@@ -292,6 +333,7 @@ def sqlite_json(tree: exp.Expression, ctx: Context) -> exp.Expression:
         return out
 
     tree = bottom_up(tree, rewrite)
+    _text_above_numbers(tree)
     if typed and isinstance(top, exp.Select):
         ctx.facts["json_typed"] = tuple(sorted(typed))
     return tree
