@@ -217,11 +217,15 @@ def _numeric(node: exp.Expression | None) -> bool:
 
 
 def _projection_index(node: exp.Expression, top: exp.Expression) -> int | None:
+    """The result column ``node`` is, if it is one (also as the only column of a scalar subquery)."""
     parent = node.parent
     if isinstance(parent, exp.Alias):
         node, parent = parent, parent.parent
     if parent is top and node.arg_key == "expressions":
         return node.index
+    scalar = parent.parent if isinstance(parent, exp.Select) else None
+    if isinstance(scalar, exp.Subquery) and len(parent.expressions) == 1 and node.arg_key == "expressions":
+        return _projection_index(scalar, top)
     return None
 
 
