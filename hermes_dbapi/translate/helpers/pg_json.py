@@ -282,5 +282,75 @@ def _split(text: str) -> list[str]:
     return [parts[0]] + ["CREATE OR REPLACE" + part for part in parts[1:]]
 
 
-STATEMENTS = tuple(sql for text in (JSON_VALID, DOC, MINIFY, STEPS, GET, QUOTE, VALUES, MODIFY, PATCH)
+# json_each / json_tree: rows in SQLite's columns (value/atom as text; hdb_* = tagged for the result hook);
+# id is the node's slot in SQLite's parse array (an object member's label takes one slot)
+TREE = r"""
+CREATE OR REPLACE FUNCTION hdb_jslots(j json) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE AS $f$
+BEGIN
+  RETURN CASE json_typeof(j)
+    WHEN 'object' THEN 1 + coalesce((SELECT sum(1 + hdb_jslots(e.v)) FROM json_each(j) AS e(k, v)), 0)
+    WHEN 'array' THEN 1 + coalesce((SELECT sum(hdb_jslots(e.v)) FROM json_array_elements(j) AS e(v)), 0)
+    ELSE 1 END;
+END $f$;
+CREATE OR REPLACE FUNCTION hdb_jwalk(j json, k text, kj text, fk text, pth text, myid bigint, par bigint,
+                                     recurse boolean, emit_self boolean)
+RETURNS TABLE(key text, value text, type text, atom text, id bigint, parent bigint, fullkey text, path text,
+              hdb_key text, hdb_value text, hdb_atom text)
+LANGUAGE plpgsql IMMUTABLE AS $f$
+#variable_conflict use_column
+DECLARE t text := json_typeof(j); node text := hdb_jmin(j); cid bigint; r record; cfk text;
+BEGIN
+  IF emit_self THEN
+    key := k; value := hdb_jtext(node); type := hdb_jtype(node);
+    atom := CASE WHEN t IN ('object', 'array') THEN NULL ELSE hdb_jtext(node) END;
+    id := myid; parent := par; fullkey := fk; path := pth; hdb_key := kj; hdb_value := hdb_jval(node);
+    hdb_atom := CASE WHEN t IN ('object', 'array') THEN NULL ELSE hdb_jval(node) END;
+    RETURN NEXT;
+  END IF;
+  IF emit_self AND NOT recurse THEN RETURN; END IF;
+  IF t = 'object' THEN
+    cid := myid + 1;
+    FOR r IN SELECT e.ek, e.ev FROM json_each(j) WITH ORDINALITY AS e(ek, ev, en) ORDER BY e.en LOOP
+      cfk := fk || CASE WHEN r.ek ~ '^[A-Za-z_][A-Za-z0-9_]*$' THEN '.' || r.ek ELSE '."' || r.ek || '"' END;
+      RETURN QUERY SELECT * FROM hdb_jwalk(r.ev, r.ek, to_json(r.ek)::text, cfk, fk, cid + 1,
+                                           CASE WHEN recurse THEN myid END, recurse, true);
+      cid := cid + 1 + hdb_jslots(r.ev);
+    END LOOP;
+  ELSIF t = 'array' THEN
+    cid := myid + 1;
+    FOR r IN SELECT e.ev, e.en - 1 AS ix FROM json_array_elements(j) WITH ORDINALITY AS e(ev, en) ORDER BY e.en LOOP
+      RETURN QUERY SELECT * FROM hdb_jwalk(r.ev, r.ix::text, r.ix::text, fk || '[' || r.ix || ']', fk, cid,
+                                           CASE WHEN recurse THEN myid END, recurse, true);
+      cid := cid + hdb_jslots(r.ev);
+    END LOOP;
+  END IF;
+END $f$;
+CREATE OR REPLACE FUNCTION hdb_jeach(d text, p text, recurse boolean)
+RETURNS TABLE(key text, value text, type text, atom text, id bigint, parent bigint, fullkey text, path text,
+              hdb_key text, hdb_value text, hdb_atom text)
+LANGUAGE plpgsql IMMUTABLE AS $f$
+#variable_conflict use_column
+DECLARE root text; steps text[]; last_ text; k text; kj text; up text; t text;
+BEGIN
+  IF d IS NULL THEN RETURN; END IF;
+  p := coalesce(p, '$');
+  root := hdb_jget(d, p, 0);
+  IF root IS NULL THEN RETURN; END IF;
+  steps := hdb_jsteps(p, 0);
+  last_ := steps[array_length(steps, 1)];
+  IF last_ IS NOT NULL THEN
+    k := substr(last_, 2); kj := CASE WHEN left(last_, 1) = 'k' THEN to_json(k)::text ELSE k END;
+    up := regexp_replace(p, '(\.[^.\[]*|\."[^"]*"|\[[^\]]*\])$', '');
+  ELSE
+    up := '$';
+  END IF;
+  t := left(root, 1);
+  RETURN QUERY SELECT * FROM hdb_jwalk(root::json, k, kj, p, up, 0, NULL, recurse,
+                                       recurse OR t NOT IN ('{', '['));
+END $f$
+"""
+
+
+STATEMENTS = tuple(sql for text in (JSON_VALID, DOC, MINIFY, STEPS, GET, QUOTE, VALUES, MODIFY, PATCH, TREE)
                    for sql in _split(text))

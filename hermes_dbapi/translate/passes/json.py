@@ -12,7 +12,8 @@ wrapper depends on where the value is used:
 * ORDER BY: three keys (storage class, number, text), SQLite's value order;
 * GROUP BY: the node text itself; anywhere else ``hdb_jtext`` (SQLite's text).
 
-``json_each``/``json_tree`` (table-valued) are not supported.
+``json_each``/``json_tree`` in FROM: PostgreSQL ``hdb_jeach`` (value/atom/key as
+text; as result columns the tagged ``hdb_*`` twins); refused on MariaDB.
 """
 
 from __future__ import annotations
@@ -318,13 +319,56 @@ def _valid_as_condition(tree: exp.Expression, ctx: Context) -> None:
         node.replace(exp.EQ(this=node.copy(), expression=exp.Literal.number(1)))
 
 
+_TVF_COLUMNS = ("key", "value", "type", "atom", "id", "parent", "fullkey", "path")
+_TAGGED = {"key": "hdb_key", "value": "hdb_value", "atom": "hdb_atom"}
+
+
+def _table_functions(tree: exp.Expression, ctx: Context, typed: list[int]) -> None:
+    """json_each(doc[, path]) / json_tree(...) in FROM → hdb_jeach(doc, path, recurse) (PG)."""
+    for table in list(tree.find_all(exp.Table)):
+        fn = table.this
+        name = str(fn.this).lower() if isinstance(fn, exp.Anonymous) else ""
+        if name not in ("json_each", "json_tree"):
+            continue
+        if ctx.is_mysql or not 1 <= len(fn.expressions) <= 2:
+            raise errors.not_supported(f"{name}()", ctx.dialect)
+        doc, path = fn.expressions[0], (fn.expressions[1] if len(fn.expressions) > 1 else exp.Null())
+        fn.replace(_fn("hdb_jeach", _text(doc, ctx), _text(path, ctx), exp.Boolean(this=name == "json_tree")))
+        if not table.alias:
+            table.set("alias", exp.TableAlias(this=exp.to_identifier(name)))
+        select = tree if isinstance(tree, exp.Select) else None
+        if select is None or table.find_ancestor(exp.Select) is not select:
+            continue
+        alias = table.alias
+        sources = [select.args["from_"].this] + [j.this for j in select.args.get("joins") or []] \
+            if select.args.get("from_") else []
+        only = len(sources) == 1
+        items = []
+        for item in select.expressions:
+            if isinstance(item, exp.Star) and only:
+                items.extend(exp.column(c, table=alias) for c in _TVF_COLUMNS)
+            else:
+                items.append(item)
+        for index, item in enumerate(items):
+            target = item.this if isinstance(item, exp.Alias) else item
+            if not isinstance(target, exp.Column) or target.name.lower() not in _TAGGED:
+                continue
+            if not (target.table == alias or (not target.table and only)):
+                continue
+            tagged = exp.column(_TAGGED[target.name.lower()], table=alias)
+            items[index] = exp.alias_(tagged, item.alias if isinstance(item, exp.Alias) else target.name)
+            typed.append(index)
+        select.set("expressions", items)
+
+
 def sqlite_json(tree: exp.Expression, ctx: Context) -> exp.Expression:
     _valid_as_condition(tree, ctx)
     if not any(_call(node) is not None for node in tree.walk()):
         return tree
+    typed: list[int] = []
+    _table_functions(tree, ctx, typed)
     _order_keys(tree)
     top = tree
-    typed: list[int] = []
 
     def rewrite(node: exp.Expression) -> exp.Expression:
         call = _call(node)
