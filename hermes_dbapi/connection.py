@@ -383,6 +383,7 @@ class Connection(metaclass=ABCMeta):
             return
         driver_sql, returning = self._with_rowid(translation)
         backend.execute(raw, driver_sql, params, returning_rowid=returning, table=translation.table)
+        raw.json_typed = translation.json_typed  # JSON1 values to decode (translate/passes/json.py)
         names = None
         if raw.names is not None:
             names = self._result_names(sql, translation, raw.names)

@@ -12,7 +12,7 @@ from typing import Callable
 from sqlglot import exp
 
 from ..context import Context
-from . import arithmetic, conflicts, ctes, datetime, ddl, functions, limits, pg_types, queries, rowid, strings
+from . import arithmetic, conflicts, ctes, datetime, ddl, functions, json, limits, pg_types, queries, rowid, strings
 
 Pass = Callable[[exp.Expression, Context], exp.Expression]
 
@@ -31,6 +31,7 @@ _SQL: list[Pass] = [
     arithmetic.sqlite_numbers,
     strings.sqlite_substr,
     strings.sqlite_like,
+    json.sqlite_json,
     functions.sqlite_functions,
     queries.bare_columns,
     queries.wrap_in_subquery,
