@@ -53,6 +53,8 @@ class Runner:
         self.bridge = bridge
         self.conn = bridge.conn
         self.stack: list[str] = []
+        self.done: list[int] = []  # rows changed so far, per statement being run
+        self.first_done = 0  # ... by the top-level statement (RAISE(FAIL) keeps them)
 
     # -- which triggers -----------------------------------------------------
 
@@ -90,6 +92,20 @@ class Runner:
                 self.conn._last_rowid = last
             self.conn._total_changes += count
             return count, last if isinstance(tree, exp.Insert) else None
+        self.done.append(0)
+        if len(self.done) == 1:
+            self.first_done = 0
+        try:
+            count, last = self._with_triggers(tree, table, values, fired)
+        finally:
+            if len(self.done) == 1:
+                self.first_done = self.done[0]
+            self.done.pop()
+        self.conn._total_changes += count
+        return count, last
+
+    def _with_triggers(self, tree: exp.Expression, table: str, values: Sequence[Any],
+                       fired: list[parsing.Trigger]) -> tuple[int, int | None]:
         dialect = self.conn._backend.dialect
         if tree.args.get("returning") is not None:
             raise errors.not_supported("RETURNING on a table with triggers", dialect)
@@ -101,7 +117,6 @@ class Runner:
             count, last = _Table(self, table).update(tree, values, fired), None
         else:
             count, last = _Table(self, table).delete(tree, values, fired), None
-        self.conn._total_changes += count
         return count, last
 
     def execute(self, text: str, values: Sequence[Any]) -> tuple[int, int | None]:
@@ -158,7 +173,7 @@ class Runner:
 
     def _body(self, stmt: str, row: dict[str, object]) -> None:
         vals: list[object] = []
-        text = parsing.bind_row(stmt, row, vals)
+        text = parsing.bind_row(raising.quote_kinds(stmt), row, vals)
         tree = sqlglot.parse_one(text, read="sqlite")
         if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)):
             if any(str(a.this).upper() == "RAISE" for a in tree.find_all(exp.Anonymous)):
@@ -253,6 +268,7 @@ class _Table:
             if done <= 0:
                 continue
             count += 1
+            runner.done[-1] += 1
             try:
                 runner.fire(fired, "AFTER", row)
             except IgnoreRow:
@@ -301,6 +317,7 @@ class _Table:
             if done <= 0 and self.read(new_key) is None:
                 continue  # UPDATE OR IGNORE skipped it
             count += 1
+            runner.done[-1] += 1
             new = self.read(new_key)
             if new is None:
                 continue
@@ -381,6 +398,7 @@ class _Table:
             if done <= 0:
                 continue  # INSERT OR IGNORE skipped it
             count += 1
+            runner.done[-1] += 1
             if self.rid is not None:
                 key = [rowid]
                 last = rowid
@@ -409,11 +427,13 @@ def run_statement(bridge: "FtsBridge", tree: exp.Expression, values: Sequence[An
         backend.begin("DEFERRED")
     else:
         backend.savepoint("SAVEPOINT", "hermes_trg")
+    runner = Runner(bridge)
     try:
-        result = Runner(bridge).statement(tree, values)
+        result = runner.statement(tree, values)
     except BaseException as exc:
         kind = exc.kind if isinstance(exc, raising.TriggerRaise) else "ABORT"
         if kind == "FAIL":
+            conn._total_changes += runner.first_done
             backend.commit() if own else backend.savepoint("RELEASE SAVEPOINT", "hermes_trg")
         elif kind == "ROLLBACK" and not own:
             conn._tx.rollback()
@@ -430,4 +450,6 @@ def run_statement(bridge: "FtsBridge", tree: exp.Expression, values: Sequence[An
         backend.commit()
     else:
         backend.savepoint("RELEASE SAVEPOINT", "hermes_trg")
+    if result[1] is not None and backend.kind == "mysql":
+        backend.query("SELECT LAST_INSERT_ID(%s)", (result[1],))  # trigger inserts moved it
     return result

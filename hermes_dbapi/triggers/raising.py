@@ -7,12 +7,22 @@ have raised there.
 
 from __future__ import annotations
 
+import re
+
 from sqlglot import exp
 
 from .. import errors
 from .._stdlib import sqlite3
 
 _MARK = "__hdb_raise_5e1f_"
+
+
+_KIND = re.compile(r"(?i)\bRAISE\s*\(\s*(ABORT|FAIL|ROLLBACK|IGNORE)\b")
+
+
+def quote_kinds(text: str) -> str:
+    """``RAISE(ROLLBACK, ...)`` -> ``RAISE('ROLLBACK', ...)``: sqlglot reads keywords there."""
+    return _KIND.sub(lambda m: f"RAISE('{m.group(1).upper()}'", text)
 
 
 class TriggerRaise(Exception):
