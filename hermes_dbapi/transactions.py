@@ -26,6 +26,8 @@ class Transactions:
         from .triggers.fresh import Freshness
 
         self._fresh = Freshness()
+        if shadow is not None:
+            self._fresh.prime(backend)
 
     def _sync(self) -> None:
         """Forget our savepoints if the server ended the transaction (MySQL DDL,
