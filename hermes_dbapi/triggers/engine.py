@@ -235,7 +235,9 @@ class _Table:
         where = tree.args.get("where")
         cond = f" WHERE {where.this.sql(dialect='sqlite')}" if where is not None else ""
         keysel = ", ".join(f"{qi(qual)}.{qi(k)}" for k in self.keys)
-        rows = self.runner.bridge.query(f"SELECT {keysel} FROM {src}{cond} ORDER BY {keysel}", values)
+        ctes = tree.args.get("with_") or tree.args.get("with")
+        head = ctes.sql(dialect="sqlite") + " " if ctes is not None else ""
+        rows = self.runner.bridge.query(f"{head}SELECT {keysel} FROM {src}{cond} ORDER BY {keysel}", values)
         return rows, src
 
     def _one_row(self, tree: exp.Expression, values: Sequence[Any], key: Sequence[Any]) -> tuple[str, list[Any]]:
@@ -244,6 +246,12 @@ class _Table:
         qual = tree.this.alias or self.table
         cond = sqlglot.parse_one(self._key_where(qual, len(values) + 1), read="sqlite")
         per.set("where", exp.Where(this=cond))
+        ctes = per.args.get("with_")
+        if ctes is not None:  # the CTEs chose the rows; keep them only if the SET reads them
+            names = {c.alias_or_name.lower() for c in ctes.expressions}
+            used = {t.name.lower() for e in per.expressions for t in e.find_all(exp.Table)}
+            if not names & used:
+                per.set("with_", None)
         per.set("order", None)
         per.set("limit", None)
         return per.sql(dialect="sqlite"), list(values) + list(key)

@@ -171,6 +171,12 @@ SCENARIOS: dict[str, tuple[list, list]] = {
         trig("CREATE TRIGGER bd BEFORE DELETE ON t WHEN old.id = 1 BEGIN DELETE FROM t WHERE id = 3; END"),
         ["INSERT INTO t(a) VALUES (1), (2), (3)", "DELETE FROM t", TC, ROWS],
     ),
+    "cte_update": (
+        trig("CREATE TRIGGER au AFTER UPDATE ON t BEGIN INSERT INTO log(msg) VALUES (old.a || '->' || new.a); END"),
+        ["INSERT INTO t(a) VALUES (1), (2), (3)",
+         "WITH big(i) AS (SELECT id FROM t WHERE a > 1) UPDATE t SET a = a * 10 WHERE id IN (SELECT i FROM big)",
+         TC, LOGS],
+    ),
     "rollback_undoes_trigger_work": (
         trig("CREATE TRIGGER ai AFTER INSERT ON t BEGIN INSERT INTO log(msg) VALUES ('x'); END"),
         ["INSERT INTO t(a) VALUES (1)", ("get", "in_transaction"), ("rollback",), ROWS, LOGS],

@@ -204,7 +204,7 @@ class FtsBridge:
         if last is not None:
             conn._last_rowid = last
         cursor._raw_cursor().reset()
-        cursor._set_result(None, count, conn._last_rowid)
+        cursor._set_result(None, count if statements.is_dml(keyword) else -1, conn._last_rowid)
         return True
 
     def many(self, cursor: "Cursor", sql: str, keyword: str, items: Any) -> bool:
