@@ -459,6 +459,8 @@ class Connection(metaclass=ABCMeta):
             keyword = statements.leading_keyword(sql)
             if keyword in _READ_ONLY_KEYWORDS:
                 raise errors.programming("executemany() can only execute DML statements.")
+            if _fts(self).many(cursor, sql, keyword, seq_of_parameters):  # FTS tables, tables with triggers
+                return
             translation = self._translation(sql)
             if translation.returns_rows and not translation.table:
                 raise errors.programming("executemany() can only execute DML statements.")
@@ -521,7 +523,7 @@ class Connection(metaclass=ABCMeta):
                 keyword = statements.leading_keyword(statement)
                 if self._run_special(cursor, statement, keyword, ()):
                     continue
-                if _fts(self).handle(cursor, statement, keyword, ()):  # FTS5 tables and their sync triggers
+                if _fts(self).handle(cursor, statement, keyword, (), script=True):  # FTS5 tables and their sync triggers
                     continue
                 translation = self._translation(statement)
                 params = self._bind(statement, translation, ())
