@@ -34,7 +34,8 @@ def _quoted(message: str, index: int = 0) -> str:
 
 
 def _unique(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
-    key = _quoted(message, -1)
+    match = re.search(r"for key '([^']*)'$", message)  # the entry itself may hold quotes
+    key = match.group(1) if match else _quoted(message, -1)
     key = key.rsplit(".", 1)[-1]  # MySQL 8 says 'table.key'
     columns = [c for c in lookup(_KEY_COLUMNS_SQL, (table, key)) if c != "_hermes_rowid"]
     if "" in columns:  # an expression index: SQLite names the index

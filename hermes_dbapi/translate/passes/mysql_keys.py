@@ -283,9 +283,8 @@ def create_index(tree: exp.Create, ctx: Context) -> exp.Expression:
             return tree  # a native index does it (a partial one becomes a full one)
         parts = prefix_parts([(n, kind_of(n)) for n, _ in items])
         return _alter(table, [f"ADD {'UNIQUE ' if unique else ''}INDEX {quote(name)} ({', '.join(parts)})"])
-    columns_sql: list[str] = []
     actions: list[str] = []
-    parts = []
+    parts: list = []  # unique: quoted names; otherwise (name, kind) until sized
     for position, (column, node) in enumerate(items):
         source = quote(column) if column is not None else f"({_render(node, ctx)})"
         if unique and column is not None and predicate is None and column not in texty:
@@ -300,14 +299,15 @@ def create_index(tree: exp.Create, ctx: Context) -> exp.Expression:
             actions.append(f"ADD COLUMN IF NOT EXISTS {hash_column_sql(hidden, source, column or '')}")
             parts.append(quote(hidden))
         elif column is not None:
-            parts.append(prefix_parts([(column, kind_of(column))])[0])
+            parts.append((column, kind_of(column)))
         else:
             hidden = _digest_name("hdb_x_", table.name.lower(), name.lower(), str(position))
             actions.append(
                 f"ADD COLUMN IF NOT EXISTS {quote(hidden)} LONGBLOB AS ({source}) VIRTUAL INVISIBLE COMMENT ''"
             )
-            columns_sql.append(hidden)
-            parts.append(f"{quote(hidden)}(767)")
+            parts.append((hidden, "blob"))
+    if not unique:
+        parts = prefix_parts(parts)
     actions.append(f"ADD {'UNIQUE ' if unique else ''}INDEX {quote(name)} ({', '.join(parts)})")
     if unique and plain:
         lookup = [(n, kind_of(n)) for n, _ in items]
