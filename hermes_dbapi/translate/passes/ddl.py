@@ -134,9 +134,16 @@ def _mysql_table_options(tree: exp.Create) -> None:
 
 def create_index(tree: exp.Expression, ctx: Context) -> exp.Expression:
     """MySQL: TEXT/BLOB index columns by prefix, unique ones by hash (:mod:`.mysql_keys`)."""
-    if not (isinstance(tree, exp.Create) and tree.kind == "INDEX") or not ctx.is_mysql:
+    if not (isinstance(tree, exp.Create) and tree.kind == "INDEX"):
         return tree
-    return mysql_keys.create_index(tree, ctx)
+    if ctx.is_mysql:
+        return mysql_keys.create_index(tree, ctx)
+    params = tree.this.args.get("params") if tree.this is not None else None
+    for ordered in (params.args.get("columns") or []) if params is not None else []:
+        node = ordered.this if isinstance(ordered, exp.Ordered) else ordered
+        if not isinstance(node, (exp.Column, exp.Func, exp.Paren)):
+            node.replace(exp.Paren(this=node.copy()))  # PostgreSQL: an operator expression needs its own ()
+    return tree
 
 
 def drop_index(tree: exp.Expression, ctx: Context) -> exp.Expression:
