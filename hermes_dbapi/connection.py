@@ -433,16 +433,45 @@ class Connection(metaclass=ABCMeta):
 
     def _run_ddl(self, cursor: Cursor, sql: str, translation: Translation, params: tuple) -> None:
         before = self._shadow.dump()
+        versions = self._schema_versions()
         self._shadow.apply(sql)
+        if self._schema_versions() == versions:  # IF [NOT] EXISTS on what is (not) there: a no-op, as in SQLite
+            cursor._set_result(None, -1, self._last_rowid)
+            return
         try:
             self._backend.execute(cursor._raw_cursor(), translation.sql, params, table=translation.table)
             store.write(self._backend, self._shadow.dump(), self._shadow.take_cookie())
             self._identity_high.clear()
+        except sqlite3.IntegrityError as exc:
+            message = self._new_index_conflict(before) if "UNIQUE" in str(exc) else None
+            self._shadow.load(before)
+            if message is None:
+                raise
+            raise errors.make(sqlite3.IntegrityError, message, "SQLITE_CONSTRAINT_UNIQUE") from None
         except BaseException:
             self._shadow.load(before)
             raise
         self._tx.note_ddl()
         cursor._set_result(None, -1, self._last_rowid)
+
+    def _new_index_conflict(self, before: list) -> str | None:
+        """SQLite's message when CREATE UNIQUE INDEX meets duplicates (the server's names hidden columns)."""
+        known = {row[1] for row in before}
+        for kind, name, table, _sql in self._shadow.dump():
+            if kind == "index" and name not in known:
+                columns = self._shadow.index_columns(name)
+                if not columns or None in columns:
+                    return f"UNIQUE constraint failed: index '{name}'"
+                return "UNIQUE constraint failed: " + ", ".join(f"{table}.{c}" for c in columns)
+        return None
+
+    def _schema_versions(self) -> tuple[int, int]:
+        with self._shadow.lock:
+            db = self._shadow.db
+            return (
+                int(db.execute("PRAGMA main.schema_version").fetchone()[0]),
+                int(db.execute("PRAGMA temp.schema_version").fetchone()[0]),
+            )
 
     def _after_transaction_end(self, rolled_back: bool = False) -> None:
         if rolled_back and self._tx.take_ddl_flag():

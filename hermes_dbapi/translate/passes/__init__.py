@@ -16,7 +16,7 @@ from . import arithmetic, conflicts, ctes, datetime, ddl, functions, json, limit
 
 Pass = Callable[[exp.Expression, Context], exp.Expression]
 
-_COMMON: list[Pass] = [ddl.create_table, ddl.create_index, limits.sqlite_limits, limits.bound_limits]
+_COMMON: list[Pass] = [ddl.create_table, ddl.create_index, ddl.drop_index, limits.sqlite_limits, limits.bound_limits]
 _SQL: list[Pass] = [
     conflicts.insert_or,
     conflicts.upsert,
