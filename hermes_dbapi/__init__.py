@@ -12,7 +12,6 @@ against either module catches and recognises the other's.
 
 from __future__ import annotations
 
-import os as _os
 from typing import Any
 
 from ._stdlib import sqlite3 as _std
@@ -28,7 +27,7 @@ del _name, _value
 
 from . import url as _url  # noqa: E402
 from .connection import Connection  # noqa: E402
-from .cursor import Cursor  # noqa: E402
+from .cursor import Cursor as Cursor  # noqa: E402
 from .row import Row as Row  # noqa: E402  (the standard sqlite3.Row itself)
 
 from . import stdclass as _stdclass  # noqa: E402

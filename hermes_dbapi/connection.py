@@ -207,7 +207,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         cursor = stdclass.adapt_factory(factory, sqlite3.Cursor, Cursor)(self)
         if not isinstance(cursor, sqlite3.Cursor):
             raise TypeError("factory must return a cursor, not " + type(cursor).__name__)
-        if cursor.__dict__.get("_connection") is not self:  # a sqlite3.Cursor made some other way
+        if getattr(cursor, "_connection", None) is not self:  # a sqlite3.Cursor made some other way
             raise errors.not_supported(f"cursor factory returning {type(cursor).__name__}", self._backend.dialect)
         return cursor
 
@@ -281,6 +281,9 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         else:
             self.rollback()
         return False
+
+    def __getattr__(self, name: str) -> Any:
+        raise stdclass.no_attribute(self, name, Connection)
 
     def __call__(self, sql: str) -> Any:
         raise errors.make(sqlite3.NotSupportedError, "compiled statement objects are not supported", None)
@@ -670,6 +673,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             return False
 
 
+# as in this Python's sqlite3: autocommit is 3.12+, extension loading a build option
+stdclass.drop_missing(Connection, sqlite3.Connection, ("autocommit", "enable_load_extension", "load_extension"))
 stdclass.dual(Connection, sqlite3.Connection, "_backend")
 
 

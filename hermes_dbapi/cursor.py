@@ -169,6 +169,9 @@ class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
         convert = self._converter()
         return [convert(r) for r in rows] if convert is not None else list(rows)
 
+    def __getattr__(self, name: str) -> Any:
+        raise stdclass.no_attribute(self, name, Cursor)
+
     def __iter__(self) -> Iterator[Any]:
         return self
 

@@ -58,6 +58,21 @@ def dual(cls: type, std: type, flag: str) -> None:
             setattr(cls, name, _dual_method(value, standard, embedded))
 
 
+def drop_missing(cls: type, std: type, names: tuple[str, ...]) -> None:
+    """Remove from ``cls`` those of ``names`` this Python's ``std`` class lacks
+    (``hasattr`` feature detection must see what sqlite3 would show)."""
+    for name in names:
+        if name in vars(cls) and not hasattr(std, name):
+            delattr(cls, name)
+
+
+def no_attribute(obj: Any, name: str, base: type) -> AttributeError:
+    """The AttributeError sqlite3's object raises, naming ``sqlite3.X`` for the module's own class."""
+    kind = type(obj)
+    label = f"sqlite3.{base.__name__}" if kind is base else kind.__name__
+    return AttributeError(f"'{label}' object has no attribute '{name}'", name=name, obj=obj)
+
+
 def _dual_method(server: Callable, standard: Any, embedded: Callable[[Any], bool]) -> Callable:
     @functools.wraps(server)
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:

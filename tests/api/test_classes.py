@@ -56,7 +56,7 @@ def test_embedded_default_returns_the_standard_objects(tmp_path, monkeypatch):
     class Sub(hermes_dbapi.Connection):
         pass
 
-    plain = hermes_dbapi.connect(str(tmp_path / "a.db"))
+    plain = hermes_dbapi.connect(str(tmp_path / "b.db"))
     sub = hermes_dbapi.connect(str(tmp_path / "a.db"), factory=Sub)
     try:
         assert type(plain) is _std.Connection and type(plain.cursor()) is _std.Cursor
