@@ -12,8 +12,6 @@ against either module catches and recognises the other's.
 
 from __future__ import annotations
 
-import inspect
-import os as _os
 from typing import Any
 
 from ._stdlib import sqlite3 as _std
@@ -29,72 +27,34 @@ del _name, _value
 
 from . import url as _url  # noqa: E402
 from .connection import Connection  # noqa: E402
-from .cursor import Cursor  # noqa: E402
+from .cursor import Cursor as Cursor  # noqa: E402
 from .row import Row as Row  # noqa: E402  (the standard sqlite3.Row itself)
 
-Cursor.register(_std.Cursor)
-
-_MISSING = object()
-_SIGNATURE = inspect.Signature(
-    [
-        inspect.Parameter("database", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-        inspect.Parameter("timeout", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=5.0),
-        inspect.Parameter("detect_types", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=0),
-        inspect.Parameter("isolation_level", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=""),
-        inspect.Parameter("check_same_thread", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=True),
-        inspect.Parameter("factory", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None),
-        inspect.Parameter("cached_statements", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=128),
-        inspect.Parameter("uri", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=False),
-        inspect.Parameter("autocommit", inspect.Parameter.KEYWORD_ONLY, default=_MISSING),
-    ]
-)
+from . import stdclass as _stdclass  # noqa: E402
 
 
 def connect(*args: Any, **kwargs: Any) -> Any:
     """Open a connection like ``sqlite3.connect``; where to is decided by
-    :func:`hermes_dbapi.url.resolve` (``HERMES_DB_URL`` or a URL ``database``)."""
-    try:
-        bound = _SIGNATURE.bind(*args, **kwargs)
-    except TypeError:
+    :func:`hermes_dbapi.url.resolve` (``HERMES_DB_URL`` or a URL ``database``).
+
+    On a server the ``factory`` is called as sqlite3 calls it, with all the
+    arguments: ``Connection`` (the default) and its subclasses open the server
+    connection themselves; a subclass of the standard ``sqlite3.Connection`` is
+    combined with ``Connection`` (see :func:`hermes_dbapi.stdclass.on_server`)."""
+    options = _stdclass.connect_options(args, kwargs)
+    if options is None:
         return _std.connect(*args, **kwargs)  # let sqlite3 word the error
-    options = {**{k: p.default for k, p in _SIGNATURE.parameters.items()}, **bound.arguments}
     target = _url.resolve(options["database"], bool(options["uri"]))
     if target is None:
         return _std.connect(*args, **kwargs)
-    if options["autocommit"] is not _MISSING and not hasattr(_std, "LEGACY_TRANSACTION_CONTROL"):
-        raise TypeError("'autocommit' is an invalid keyword argument for this function")
-    return _open_server(target, options)
-
-
-def _open_server(target: "_url.Target", options: dict[str, Any]) -> Connection:
-    from . import namespace
-    from .backends import open_backend
-
-    factory = options["factory"]
-    if factory is None or factory is _std.Connection:
-        factory = Connection
-    elif not (isinstance(factory, type) and issubclass(factory, Connection)):
+    factory = Connection if options["factory"] is _stdclass.MISSING else options["factory"]
+    conn = _stdclass.adapt_factory(factory, _std.Connection, Connection)(*args, **kwargs)
+    if isinstance(conn, _std.Connection) and getattr(conn, "_backend", None) is None:
+        conn.close()  # the factory opened a SQLite file by itself: never a silent fallback
         raise _std.NotSupportedError(
-            f"factory {getattr(factory, '__name__', factory)!r} must subclass hermes_dbapi.Connection on a server"
+            f"factory {getattr(factory, '__qualname__', factory)!r} returned a SQLite connection for a server URL"
         )
-    timeout = float(options["timeout"])
-    backend = open_backend(target, namespace.for_target(target), timeout=timeout)
-    backend.file_path = _os.path.abspath(target.path) if target.path else ""  # PRAGMA database_list
-    extra = {} if options["autocommit"] is _MISSING else {"autocommit": options["autocommit"]}
-    try:
-        return factory(
-            backend,
-            timeout=timeout,
-            detect_types=int(options["detect_types"]),
-            isolation_level=options["isolation_level"],
-            check_same_thread=bool(options["check_same_thread"]),
-            cached_statements=int(options["cached_statements"]),
-            drop_on_close=target.memory,
-            **extra,
-        )
-    except BaseException:
-        backend.close()
-        raise
+    return conn
 
 
 def __getattr__(name: str) -> Any:

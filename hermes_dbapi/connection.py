@@ -8,12 +8,13 @@ applied to the shadow catalog, which then answers for SQLite's schema.
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 import threading
-from abc import ABCMeta
 from typing import Any, Iterable
 
-from . import binding, errors, statements
+from . import binding, errors, statements, stdclass
 from ._stdlib import sqlite3
 from .backends.base import Backend
 from .catalog import store
@@ -27,13 +28,20 @@ from .translate.context import Context
 LEGACY = getattr(sqlite3, "LEGACY_TRANSACTION_CONTROL", -1)
 HAS_AUTOCOMMIT = hasattr(sqlite3, "LEGACY_TRANSACTION_CONTROL")
 
+_BASE_CURSOR_FOR_EXECUTE = sys.version_info >= (3, 11)
 _SHARED_CACHE = TranslationCache(4096)
 _probe = sqlite3.connect(":memory:", check_same_thread=False)  # validates attribute values like sqlite3
 _probe_lock = threading.Lock()
 
 
-class Connection(metaclass=ABCMeta):
-    """A connection to a server namespace that behaves like ``sqlite3.Connection``."""
+class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
+    """A connection to a server namespace that behaves like ``sqlite3.Connection``.
+
+    A real subclass of it, built with sqlite3's constructor arguments; an
+    instance for an embedded database (no server URL) is a plain
+    ``sqlite3.Connection`` in behaviour (see :mod:`.stdclass`)."""
+
+    _backend: Backend | None = None  # None: embedded, every method is sqlite3's own
 
     Error = sqlite3.Error
     Warning = sqlite3.Warning
@@ -46,7 +54,44 @@ class Connection(metaclass=ABCMeta):
     ProgrammingError = sqlite3.ProgrammingError
     NotSupportedError = sqlite3.NotSupportedError
 
-    def __init__(
+    def __init__(self, database: Any, *args: Any, **kwargs: Any) -> None:
+        from . import url
+
+        options = stdclass.connect_options((database, *args), kwargs)
+        target = None if options is None else url.resolve(options["database"], bool(options["uri"]))
+        if target is None:
+            sqlite3.Connection.__init__(self, database, *args, **kwargs)
+            return
+        # sqlite3's own argument checks and messages, on a private database that
+        # is closed at once: nothing may reach it by mistake (e.g. a backup()).
+        sqlite3.Connection.__init__(self, ":memory:", *args, **kwargs)
+        sqlite3.Connection.close(self)
+        self._open_target(target, options)
+
+    def _open_target(self, target: Any, options: dict[str, Any]) -> None:
+        from . import namespace
+        from .backends import open_backend
+
+        timeout = float(options["timeout"])
+        backend = open_backend(target, namespace.for_target(target), timeout=timeout)
+        backend.file_path = os.path.abspath(target.path) if target.path else ""  # PRAGMA database_list
+        extra = {} if options["autocommit"] is stdclass.MISSING else {"autocommit": options["autocommit"]}
+        try:
+            self._open(
+                backend,
+                timeout=timeout,
+                detect_types=int(options["detect_types"]),
+                isolation_level=options["isolation_level"],
+                check_same_thread=bool(options["check_same_thread"]),
+                cached_statements=int(options["cached_statements"]),
+                drop_on_close=target.memory,
+                **extra,
+            )
+        except BaseException:
+            backend.close()
+            raise
+
+    def _open(
         self,
         backend: Backend,
         *,
@@ -64,7 +109,7 @@ class Connection(metaclass=ABCMeta):
         self._check_same_thread = check_same_thread
         self._closed = False
         self._drop_on_close = drop_on_close
-        self.detect_types = detect_types
+        self._detect_types = detect_types  # sqlite3 keeps it private too
         self.row_factory: Any = None
         self.text_factory: Any = str
         self._isolation_level: str | None = None
@@ -160,22 +205,29 @@ class Connection(metaclass=ABCMeta):
 
     def cursor(self, factory: Any = Cursor) -> Cursor:
         self._check()
-        cursor = factory(self)
-        if not isinstance(cursor, Cursor):
+        cursor = stdclass.adapt_factory(factory, sqlite3.Cursor, Cursor)(self)
+        if not isinstance(cursor, sqlite3.Cursor):
             raise TypeError("factory must return a cursor, not " + type(cursor).__name__)
+        if getattr(cursor, "_connection", None) is not self:  # a sqlite3.Cursor made some other way
+            raise errors.not_supported(f"cursor factory returning {type(cursor).__name__}", self._backend.dialect)
         return cursor
+
+    def _statement_cursor(self) -> Cursor:
+        """sqlite3 3.11+ gives execute() a base-class cursor without calling an
+        overridden cursor(); 3.10 calls cursor()."""
+        return Cursor(self) if _BASE_CURSOR_FOR_EXECUTE else self.cursor()
 
     def execute(self, *args: Any, **kwargs: Any) -> Cursor:
         check_call(_probe, "execute", args, kwargs, 1, 2)
-        return self.cursor().execute(*args)
+        return self._statement_cursor().execute(*args)
 
     def executemany(self, *args: Any, **kwargs: Any) -> Cursor:
         check_call(_probe, "executemany", args, kwargs, 2, 2)
-        return self.cursor().executemany(*args)
+        return self._statement_cursor().executemany(*args)
 
     def executescript(self, *args: Any, **kwargs: Any) -> Cursor:
         check_call(_probe, "executescript", args, kwargs, 1, 1)
-        return self.cursor().executescript(*args)
+        return self._statement_cursor().executescript(*args)
 
     def commit(self) -> None:
         self._check()
@@ -230,6 +282,9 @@ class Connection(metaclass=ABCMeta):
         else:
             self.rollback()
         return False
+
+    def __getattr__(self, name: str) -> Any:
+        raise stdclass.no_attribute(self, name, Connection)
 
     def __call__(self, sql: str) -> Any:
         raise errors.make(sqlite3.NotSupportedError, "compiled statement objects are not supported", None)
@@ -610,6 +665,42 @@ class Connection(metaclass=ABCMeta):
         with _probe_lock:
             return _probe.getlimit(category)
 
+    def _unsupported(self, method: str) -> Any:
+        """The NotSupportedError of a sqlite3 method that needs a database file in this process."""
+        self._check()
+        raise errors.not_supported(f"Connection.{method}()", self._backend.dialect)
+
+    def iterdump(self, *args: Any, **kwargs: Any) -> Any:
+        """SQLite's dump text of the namespace (schema from the shadow catalog, rows from the server)."""
+        self._check_open()
+        if args or not set(kwargs) <= ({"filter"} if sys.version_info >= (3, 13) else set()):
+            with _probe_lock:
+                _probe.iterdump(*args, **kwargs)  # raises sqlite3's own TypeError
+        from .dump import iterdump
+
+        return iterdump(self, kwargs.get("filter"))
+
+    def backup(self, *args: Any, **kwargs: Any) -> None:
+        self._unsupported("backup")
+
+    if hasattr(sqlite3.Connection, "serialize"):  # 3.11+, as in sqlite3
+
+        def serialize(self, *args: Any, **kwargs: Any) -> bytes:
+            return self._unsupported("serialize")
+
+        def deserialize(self, *args: Any, **kwargs: Any) -> None:
+            self._unsupported("deserialize")
+
+    if hasattr(sqlite3.Connection, "blobopen"):
+
+        def blobopen(self, *args: Any, **kwargs: Any) -> Any:
+            return self._unsupported("blobopen")
+
+    if hasattr(sqlite3.Connection, "create_window_function"):
+
+        def create_window_function(self, *args: Any, **kwargs: Any) -> None:
+            self._unsupported("create_window_function")
+
     if hasattr(sqlite3.Connection, "setconfig"):
 
         def setconfig(self, op: int, enable: bool = True, /) -> bool:
@@ -621,7 +712,9 @@ class Connection(metaclass=ABCMeta):
             return False
 
 
-Connection.register(sqlite3.Connection)
+# as in this Python's sqlite3: autocommit is 3.12+, extension loading a build option
+stdclass.drop_missing(Connection, sqlite3.Connection, ("autocommit", "enable_load_extension", "load_extension"))
+stdclass.dual(Connection, sqlite3.Connection, "_backend")
 
 
 def check_call(probe: Any, method: str, args: tuple, kwargs: dict, least: int, most: int) -> None:

@@ -7,10 +7,9 @@ one place.
 
 from __future__ import annotations
 
-from abc import ABCMeta
 from typing import TYPE_CHECKING, Any, Iterator
 
-from . import errors
+from . import errors, stdclass
 from .backends.base import RawCursor
 from ._stdlib import sqlite3
 from .row import is_row_class, row_builder
@@ -31,22 +30,33 @@ def _check_call(probe: Any, method: str, args: tuple, kwargs: dict, least: int, 
     check_call(probe, method, args, kwargs, least, most)
 
 
-class Cursor(metaclass=ABCMeta):
-    """A server-backed cursor with the standard ``sqlite3.Cursor`` behaviour."""
+class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
+    """A server-backed cursor with the standard ``sqlite3.Cursor`` behaviour.
+
+    A real subclass of it; on a connection to an embedded database an instance
+    is a plain ``sqlite3.Cursor`` in behaviour (see :mod:`.stdclass`)."""
+
+    _connection: "Connection | None" = None  # None: embedded, every method is sqlite3's own
 
     def __init__(self, connection: "Connection") -> None:
-        if not hasattr(connection, "_execute_on"):
-            raise TypeError(f"argument 1 must be hermes_dbapi.Connection, not {type(connection).__name__}")
+        sqlite3.Cursor.__init__(self, connection)  # sqlite3's own argument and thread checks
+        if getattr(connection, "_backend", None) is None:
+            return  # a sqlite3 connection: this is a sqlite3 cursor
         self._connection = connection
         self._raw: RawCursor | None = None
         self._closed = False
         self._names: tuple[str, ...] | None = None
         self._convert = None
         self.arraysize = 1
-        self.rowcount = -1
-        self.lastrowid: int | None = None
+        self._rowcount = -1
+        self._lastrowid: int | None = None
         self.row_factory = connection.row_factory  # copied at creation, as sqlite3 does
-        self.description: tuple | None = None
+        self._description: tuple | None = None
+
+    # sqlite3's read-only result attributes (its C slots cannot be written from Python)
+    description = property(lambda self: self._description, doc="Column names of the last query, as sqlite3.")
+    rowcount = property(lambda self: self._rowcount, doc="Rows the last DML statement changed, as sqlite3.")
+    lastrowid = property(lambda self: self._lastrowid, doc="The last inserted rowid, as sqlite3.")
 
     # -- state shared with the connection --------------------------------------
 
@@ -67,16 +77,16 @@ class Cursor(metaclass=ABCMeta):
     def _set_result(self, names: tuple[str, ...] | None, rowcount: int, lastrowid: int | None) -> None:
         self._names = names
         if names is None:
-            self.description = None
+            self._description = None
         else:
             description = _DESCRIPTIONS.get(names)
             if description is None:
                 if len(_DESCRIPTIONS) >= 1024:
                     _DESCRIPTIONS.clear()
                 description = _DESCRIPTIONS[names] = tuple((n, None, None, None, None, None, None) for n in names)
-            self.description = description
-        self.rowcount = rowcount
-        self.lastrowid = lastrowid
+            self._description = description
+        self._rowcount = rowcount
+        self._lastrowid = lastrowid
         self._convert = None
 
     def _converter(self):
@@ -159,6 +169,9 @@ class Cursor(metaclass=ABCMeta):
         convert = self._converter()
         return [convert(r) for r in rows] if convert is not None else list(rows)
 
+    def __getattr__(self, name: str) -> Any:
+        raise stdclass.no_attribute(self, name, Cursor)
+
     def __iter__(self) -> Iterator[Any]:
         return self
 
@@ -183,3 +196,6 @@ class Cursor(metaclass=ABCMeta):
 
     def setoutputsize(self, size: Any, column: Any = None, /) -> None:
         """No-op, as in sqlite3."""
+
+
+stdclass.dual(Cursor, sqlite3.Cursor, "_connection")
