@@ -120,3 +120,16 @@ def sqlite_like(tree: exp.Expression, ctx: Context) -> exp.Expression:
         return n
 
     return bottom_up(tree, rewrite)
+
+
+_PG_ESCAPE = "\uffff"  # backends/pg_text.py: U+FFFF in stored text is written as U+FFFF '1'
+
+
+def pg_escaped_literals(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """String literals hold U+FFFF the way bound text does on PostgreSQL (pg_text.py),
+    so a literal and a parameter with the same text compare equal.  (NUL cannot occur:
+    sqlite3 refuses SQL text containing it.)"""
+    for node in tree.find_all(exp.Literal):
+        if node.is_string and _PG_ESCAPE in node.this:
+            node.set("this", node.this.replace(_PG_ESCAPE, _PG_ESCAPE + "1"))
+    return tree
