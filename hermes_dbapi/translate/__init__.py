@@ -42,6 +42,41 @@ class Translation:
 
 def translate(sql: str, ctx: Context) -> Translation:
     """Translate one SQLite statement; raise the sqlite3 error SQLite would."""
+    if len(sql) >= _LONG:
+        _sqlite_parse_limits(sql)
+    try:
+        return _translate(sql, ctx)
+    except RecursionError:  # nesting deeper than Python's stack: SQLite's own word for it
+        raise errors.operational("parser stack overflow") from None
+
+
+# Statements at least this long are parsed by SQLite first (milliseconds even for
+# 10 MB), so that one over SQLite's parse-time limits (expression depth 1000,
+# parser stack, compound terms) fails at once with SQLite's message instead of
+# keeping the Python parser busy for minutes (issue 9, item 6).
+_LONG = 100_000
+_PARSE_LIMITS = (
+    "parser stack overflow",
+    "Expression tree is too large",
+    "too many terms in compound SELECT",
+    "too many columns",
+    "too many arguments on function",
+    "string or blob too big",
+)
+
+
+def _sqlite_parse_limits(sql: str) -> None:
+    scratch = errors.sqlite3.connect(":memory:")
+    try:
+        scratch.execute("EXPLAIN " + sql)
+    except errors.sqlite3.Error as exc:  # anything else (no such table, bindings) is not ours to say
+        if str(exc).startswith(_PARSE_LIMITS):
+            raise errors.operational(str(exc)) from None
+    finally:
+        scratch.close()
+
+
+def _translate(sql: str, ctx: Context) -> Translation:
     params = scan(sql)
     text = params.sql
     head = text.lstrip().split(None, 1)[0].upper() if text.strip() else ""
