@@ -48,6 +48,33 @@ def translate(sql: str, ctx: Context) -> Translation:
         return _translate(sql, ctx)
     except RecursionError:  # nesting deeper than Python's stack: SQLite's own word for it
         raise errors.operational("parser stack overflow") from None
+    except (ParseError, TokenError) as exc:  # from the parameter scan or a pass re-parsing a fragment
+        raise errors.operational(f"unsupported or malformed SQL ({_first_line(exc)})") from None
+    except errors.sqlite3.Error:
+        raise
+    except Exception as exc:  # sqlglot read malformed SQL leniently and a pass tripped over it
+        raise _not_translatable(sql, exc, ctx) from None
+
+
+_SYNTAX = ("near ", "incomplete input", "unrecognized token")
+
+
+def _not_translatable(sql: str, exc: Exception, ctx: Context) -> errors.sqlite3.Error:
+    """SQLite's own syntax error when SQLite rejects ``sql`` too (the fuzzer's usual
+    find), else NotSupportedError naming the internal failure: never a bare
+    Python exception from ``execute`` (issue 9, item 4)."""
+    scratch = errors.sqlite3.connect(":memory:")
+    try:
+        scratch.execute("EXPLAIN " + sql)
+    except errors.sqlite3.Error as rejected:
+        if str(rejected).startswith(_SYNTAX + _PARSE_LIMITS):
+            return errors.operational(str(rejected))
+    finally:
+        scratch.close()
+    where = f"{type(exc).__name__}: {_first_line(exc)}"
+    return errors.make(
+        errors.sqlite3.NotSupportedError, f"statement could not be translated for {ctx.dialect} ({where})"
+    )
 
 
 # Statements at least this long are parsed by SQLite first (milliseconds even for
