@@ -130,8 +130,11 @@ class MySQLBackend(faults.MyFaults, Backend):
             kwargs["ssl_disabled"] = True  # no TLS asked for: skip the per-connect TLS context (~23 ms)
         try:
             conn = pymysql.connect(**kwargs)
-        except pymysql.Error as exc:
-            reason = str(exc.args[1]) if len(exc.args) > 1 else str(exc)
+        except (pymysql.Error, OSError, ValueError) as exc:  # OSError/ValueError: TLS files and options (ssl_*)
+            if isinstance(exc, pymysql.Error):
+                reason = str(exc.args[1]) if len(exc.args) > 1 else str(exc)
+            else:
+                reason = f"TLS options {sorted(ssl)}: {type(exc).__name__}: {exc}"
             if url.password:
                 reason = reason.replace(url.password, "***")
             raise unreachable(target, reason) from None

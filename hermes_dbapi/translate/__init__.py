@@ -42,8 +42,7 @@ class Translation:
 
 def translate(sql: str, ctx: Context) -> Translation:
     """Translate one SQLite statement; raise the sqlite3 error SQLite would."""
-    if len(sql) >= _LONG:
-        _sqlite_parse_limits(sql)
+    check_parse_limits(sql)
     try:
         return _translate(sql, ctx)
     except RecursionError:  # nesting deeper than Python's stack: SQLite's own word for it
@@ -81,7 +80,7 @@ def _not_translatable(sql: str, exc: Exception, ctx: Context) -> errors.sqlite3.
 # 10 MB), so that one over SQLite's parse-time limits (expression depth 1000,
 # parser stack, compound terms) fails at once with SQLite's message instead of
 # keeping the Python parser busy for minutes (issue 9, item 6).
-_LONG = 100_000
+_LONG = 10_000
 _PARSE_LIMITS = (
     "parser stack overflow",
     "Expression tree is too large",
@@ -92,7 +91,10 @@ _PARSE_LIMITS = (
 )
 
 
-def _sqlite_parse_limits(sql: str) -> None:
+def check_parse_limits(sql: str) -> None:
+    """Raise SQLite's error for a long statement beyond its parse-time limits."""
+    if len(sql) < _LONG:
+        return
     scratch = errors.sqlite3.connect(":memory:")
     try:
         scratch.execute("EXPLAIN " + sql)

@@ -117,6 +117,11 @@ class Translator:
                     pass
         self.contexts = {name: (Context, version) for name, version in DIALECTS.items()}
 
+    def check_raising(self, sql: str, dialect: str) -> Any:
+        """Translate ``sql``; exceptions propagate."""
+        context_class, version = self.contexts[dialect]
+        return self._translate(sql, context_class(dialect=dialect, version=version, schema=self.shadow))
+
     def check(self, sql: str, dialect: str) -> Finding | None:
         """None when the translator either translated ``sql`` or raised a sqlite3 error in time."""
         context_class, version = self.contexts[dialect]
