@@ -385,6 +385,7 @@ class Connection(metaclass=ABCMeta):
             return
         driver_sql, returning = self._with_rowid(translation)
         backend.execute(raw, driver_sql, params, returning_rowid=returning, table=translation.table)
+        raw.json_typed = translation.json_typed  # JSON1 values to decode (translate/passes/json.py)
         names = None
         if raw.names is not None:
             names = self._result_names(sql, translation, raw.names)
@@ -434,16 +435,45 @@ class Connection(metaclass=ABCMeta):
 
     def _run_ddl(self, cursor: Cursor, sql: str, translation: Translation, params: tuple) -> None:
         before = self._shadow.dump()
+        versions = self._schema_versions()
         self._shadow.apply(sql)
+        if self._schema_versions() == versions:  # IF [NOT] EXISTS on what is (not) there: a no-op, as in SQLite
+            cursor._set_result(None, -1, self._last_rowid)
+            return
         try:
             self._backend.execute(cursor._raw_cursor(), translation.sql, params, table=translation.table)
             store.write(self._backend, self._shadow.dump(), self._shadow.take_cookie())
             self._identity_high.clear()
+        except sqlite3.IntegrityError as exc:
+            message = self._new_index_conflict(before) if "UNIQUE" in str(exc) else None
+            self._shadow.load(before)
+            if message is None:
+                raise
+            raise errors.make(sqlite3.IntegrityError, message, "SQLITE_CONSTRAINT_UNIQUE") from None
         except BaseException:
             self._shadow.load(before)
             raise
         self._tx.note_ddl()
         cursor._set_result(None, -1, self._last_rowid)
+
+    def _new_index_conflict(self, before: list) -> str | None:
+        """SQLite's message when CREATE UNIQUE INDEX meets duplicates (the server's names hidden columns)."""
+        known = {row[1] for row in before}
+        for kind, name, table, _sql in self._shadow.dump():
+            if kind == "index" and name not in known:
+                columns = self._shadow.index_columns(name)
+                if not columns or None in columns:
+                    return f"UNIQUE constraint failed: index '{name}'"
+                return "UNIQUE constraint failed: " + ", ".join(f"{table}.{c}" for c in columns)
+        return None
+
+    def _schema_versions(self) -> tuple[int, int]:
+        with self._shadow.lock:
+            db = self._shadow.db
+            return (
+                int(db.execute("PRAGMA main.schema_version").fetchone()[0]),
+                int(db.execute("PRAGMA temp.schema_version").fetchone()[0]),
+            )
 
     def _after_transaction_end(self, rolled_back: bool = False) -> None:
         if rolled_back and self._tx.take_ddl_flag():
@@ -460,6 +490,8 @@ class Connection(metaclass=ABCMeta):
             keyword = statements.leading_keyword(sql)
             if keyword in _READ_ONLY_KEYWORDS:
                 raise errors.programming("executemany() can only execute DML statements.")
+            if _fts(self).many(cursor, sql, keyword, seq_of_parameters):  # FTS tables, tables with triggers
+                return
             translation = self._translation(sql)
             if translation.returns_rows and not translation.table:
                 raise errors.programming("executemany() can only execute DML statements.")
@@ -522,7 +554,7 @@ class Connection(metaclass=ABCMeta):
                 keyword = statements.leading_keyword(statement)
                 if self._run_special(cursor, statement, keyword, ()):
                     continue
-                if _fts(self).handle(cursor, statement, keyword, ()):  # FTS5 tables and their sync triggers
+                if _fts(self).handle(cursor, statement, keyword, (), script=True):  # FTS5 tables and their sync triggers
                     continue
                 translation = self._translation(statement)
                 params = self._bind(statement, translation, ())

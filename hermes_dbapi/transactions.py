@@ -23,6 +23,11 @@ class Transactions:
         self._ddl_in_transaction = False
         self._lost_seen = getattr(backend, "lost_transactions", 0)
         self._schema_stale = False
+        from .triggers.fresh import Freshness
+
+        self._fresh = Freshness()
+        if shadow is not None:
+            self._fresh.prime(backend)
 
     def _sync(self) -> None:
         """Forget our savepoints if the server ended the transaction (MySQL DDL,
@@ -56,6 +61,7 @@ class Transactions:
     def begin(self, mode: str) -> None:
         self._sync()
         self.backend.begin(mode.upper() or "DEFERRED")
+        self._fresh.check(self.backend, self.shadow)  # DDL of other connections (e.g. triggers)
 
     def commit(self) -> None:
         self.backend.commit()

@@ -154,3 +154,20 @@ CREATE UNIQUE INDEX IF NOT EXISTS idx_sessions_title_unique ON sessions(title) W
 CREATE TRIGGER IF NOT EXISTS messages_display_order AFTER INSERT ON messages WHEN new.display_order IS NULL BEGIN
     UPDATE messages SET display_order = new.id WHERE id = new.id;
 END;
+-- schema: text_keys_everywhere
+CREATE TABLE p(id TEXT PRIMARY KEY, code BLOB UNIQUE, name VARCHAR, alias, UNIQUE (name, alias));
+CREATE TABLE c(pid TEXT REFERENCES p(id) ON DELETE CASCADE, k TEXT, n INTEGER, PRIMARY KEY (pid, k, n), FOREIGN KEY (k) REFERENCES p);
+CREATE UNIQUE INDEX c_k ON c(k) WHERE n > 0;
+CREATE UNIQUE INDEX c_lower ON c(lower(k));
+CREATE INDEX c_wide ON c(pid, k, n, upper(k));
+-- schema: text_keys_dropped
+CREATE TABLE t(a TEXT, b TEXT, n INTEGER, PRIMARY KEY (a, b));
+CREATE UNIQUE INDEX t_b ON t(b);
+CREATE UNIQUE INDEX t_bn ON t(b, n) WHERE n IS NOT NULL;
+CREATE INDEX t_expr ON t(a || b);
+DROP INDEX t_b;
+DROP INDEX t_bn;
+ALTER TABLE t ADD COLUMN c TEXT DEFAULT 'x';
+ALTER TABLE t RENAME TO t2;
+CREATE UNIQUE INDEX IF NOT EXISTS t_b ON t2(b);
+CREATE UNIQUE INDEX IF NOT EXISTS t_b ON t2(b);

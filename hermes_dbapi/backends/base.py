@@ -8,6 +8,7 @@ knows nothing about SQLite syntax; that is :mod:`hermes_dbapi.translate`'s job.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from typing import Any, Iterable, Sequence
 
@@ -30,6 +31,17 @@ class RawCursor(ABC):
         self.lastrowid: int | None = None  # rowid of the last row inserted by the statement
         self.max_rowid: int | None = None  # highest rowid it inserted (PostgreSQL identity upkeep)
         self._buffered: list[tuple] | None = None
+        self.json_typed: tuple[int, ...] = ()  # columns to decode (translate/passes/json.py), set by the caller
+
+    def _typed(self, row: tuple | None) -> tuple | None:
+        """Result columns carrying a JSON1 SQL value as JSON text: back to int/float/str."""
+        if row is None or not self.json_typed:
+            return row
+        values = list(row)
+        for index in self.json_typed:
+            if index < len(values) and type(values[index]) is str:
+                values[index] = json.loads(values[index])
+        return tuple(values)
 
     def load(self, names: tuple[str, ...] | None, rows: list[tuple]) -> None:
         """Serve ``rows`` as this cursor's result."""
@@ -43,13 +55,15 @@ class RawCursor(ABC):
             return None
         if self._buffered is not None:
             return self._buffered.pop() if self._buffered else None
-        return self._fetchone()
+        return self._typed(self._fetchone()) if self.json_typed else self._fetchone()
 
     def fetchmany(self, size: int) -> list[tuple]:
         if self.names is None:
             return []
         if self._buffered is not None:
             return [self._buffered.pop() for _ in range(min(size, len(self._buffered)))]
+        if self.json_typed:
+            return [self._typed(row) for row in self._fetchmany(size)]  # type: ignore[misc]
         return self._fetchmany(size)
 
     def fetchall(self) -> list[tuple]:
@@ -58,6 +72,8 @@ class RawCursor(ABC):
         if self._buffered is not None:
             rows, self._buffered = self._buffered[::-1], []
             return rows
+        if self.json_typed:
+            return [self._typed(row) for row in self._fetchall()]  # type: ignore[misc]
         return self._fetchall()
 
     @abstractmethod

@@ -45,6 +45,7 @@ def bump(backend: Backend, name: str, steps: int) -> None:
     """Add ``steps`` to a counter (the schema cookie after DDL)."""
     if steps <= 0:
         return
-    backend.query(_CREATE[backend.kind])
+    if backend.kind != "mysql" or not backend.has_table(TABLE):  # MySQL: CREATE commits
+        backend.query(_CREATE[backend.kind])
     new = f"{TABLE}.value + EXCLUDED.value" if backend.kind == "postgres" else "value + VALUES(value)"
     backend.query(_UPSERT[backend.kind] + new, (name, steps))

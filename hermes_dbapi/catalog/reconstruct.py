@@ -130,8 +130,10 @@ def _postgres(backend: Backend) -> tuple[dict, dict]:
 
 def _mysql(backend: Backend) -> tuple[dict, dict]:
     columns: dict[str, list] = defaultdict(list)
+    hidden = set(_HIDDEN_COLUMNS)
     for table, name, mytype, notnull, default, extra in backend.query(_MY_COLUMNS):
-        if name in _HIDDEN_COLUMNS:
+        if name in _HIDDEN_COLUMNS or "INVISIBLE" in str(extra or "").upper():
+            hidden.add(name)  # the shim's key hashes (translate/passes/mysql_keys.py)
             continue
         auto = "auto_increment" in (extra or "").lower()
         declared = _MY_TYPES.get(str(mytype).lower(), str(mytype).upper())
@@ -141,7 +143,7 @@ def _mysql(backend: Backend) -> tuple[dict, dict]:
         grouped.setdefault((table, name), [bool(unique), bool(primary), []])[2].append(column)
     indexes: dict[str, list] = defaultdict(list)
     for (table, name), (unique, primary, cols) in grouped.items():
-        if _HIDDEN_COLUMNS & set(cols):
+        if hidden & set(cols):
             continue
         entry = (name, unique, primary, cols, True)
         if primary:

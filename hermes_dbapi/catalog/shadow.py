@@ -68,6 +68,12 @@ class Shadow:
                     widths[name] = min(widths.get(name, len(key)), len(key))
         return widths
 
+    def index_columns(self, index: str) -> list[str | None]:
+        """Key columns of an index in order (None for an expression)."""
+        with self.lock:
+            rows = self.db.execute("SELECT name FROM pragma_index_info(?)", (index,)).fetchall()
+        return [row[0] for row in rows]
+
     def rowid_column(self, table: str) -> str | None:
         with self.lock:
             try:

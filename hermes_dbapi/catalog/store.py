@@ -47,7 +47,8 @@ def read(backend: Backend) -> list[tuple[str, str, str, str]]:
 
 def write(backend: Backend, rows: list[tuple[str, str, str, str]], cookie: int = 0) -> None:
     """Replace the stored schema with ``rows``; advance the schema cookie by ``cookie``."""
-    backend.query(_CREATE[backend.kind])
+    if backend.kind != "mysql" or not backend.has_table(TABLE):  # MySQL: CREATE commits
+        backend.query(_CREATE[backend.kind])
     backend.query(f"DELETE FROM {TABLE}")
     if rows:
         values = ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows))

@@ -16,10 +16,28 @@ from . import make
 Lookup = Callable[[str, tuple], list]
 Rule = Callable[[str, Lookup, str], sqlite3.Error]
 
+# Hidden key columns (``hdb_*``, see translate/passes/mysql_keys.py) hash a SQLite
+# column: its name is read from the generation expression (MariaDB keeps it right
+# across RENAME COLUMN), else from the COMMENT ('' for an expression).
 _KEY_COLUMNS_SQL = (
-    "SELECT COLUMN_NAME FROM information_schema.STATISTICS "
-    "WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = %s AND INDEX_NAME = %s ORDER BY SEQ_IN_INDEX"
+    "SELECT CONCAT(s.COLUMN_NAME, CHAR(1), c.COLUMN_COMMENT, CHAR(1), IFNULL(c.GENERATION_EXPRESSION, '')) "
+    "FROM information_schema.STATISTICS s JOIN information_schema.COLUMNS c "
+    "ON c.TABLE_SCHEMA = s.TABLE_SCHEMA AND c.TABLE_NAME = s.TABLE_NAME AND c.COLUMN_NAME = s.COLUMN_NAME "
+    "WHERE s.TABLE_SCHEMA = DATABASE() AND s.TABLE_NAME = %s AND s.INDEX_NAME = %s ORDER BY s.SEQ_IN_INDEX"
 )
+_HASHED = re.compile(r"(?:^unhex\(sha2\(|,)`((?:[^`]|``)+)`(?:,NULL\))?,256\)\)$", re.I)
+
+
+def _key_column(row: str) -> str:
+    name, _, rest = row.partition("\x01")
+    comment, _, generated = rest.partition("\x01")
+    if not name.startswith("hdb_"):
+        return name
+    match = _HASHED.search(generated)
+    return match.group(1).replace("``", "`") if match else comment
+
+
+_PRIMARY_KEYS = ("PRIMARY", "hdb_pk")
 _QUOTED = re.compile(r"'([^']*)'")
 
 
@@ -29,12 +47,23 @@ def _quoted(message: str, index: int = 0) -> str:
 
 
 def _unique(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
-    key = _quoted(message, -1)
+    match = re.search(r"for key '([^']*)'$", message)  # the entry itself may hold quotes
+    key = match.group(1) if match else _quoted(message, -1)
     key = key.rsplit(".", 1)[-1]  # MySQL 8 says 'table.key'
-    columns = [c for c in lookup(_KEY_COLUMNS_SQL, (table, key)) if c != "_hermes_rowid"]
-    names = ", ".join(f"{table}.{c}" for c in columns) or table
-    code = "SQLITE_CONSTRAINT_PRIMARYKEY" if key == "PRIMARY" else "SQLITE_CONSTRAINT_UNIQUE"
+    columns = [_key_column(str(c)) for c in lookup(_KEY_COLUMNS_SQL, (table, key))]
+    columns = [c for c in columns if c != "_hermes_rowid"]
+    if "" in columns:  # an expression index: SQLite names the index
+        names = f"index '{key}'"
+    else:
+        names = ", ".join(f"{table}.{c}" for c in columns) or table
+    code = "SQLITE_CONSTRAINT_PRIMARYKEY" if key in _PRIMARY_KEYS else "SQLITE_CONSTRAINT_UNIQUE"
     return make(sqlite3.IntegrityError, f"UNIQUE constraint failed: {names}", code)
+
+
+def _rebuild_conflict(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    """MariaDB's ALTER TABLE of a foreign-key parent reports duplicate keys as 1834;
+    the connection names the index from the shadow catalog."""
+    return make(sqlite3.IntegrityError, "UNIQUE constraint failed", "SQLITE_CONSTRAINT_UNIQUE")
 
 
 def _not_null(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
@@ -120,6 +149,7 @@ def _full(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
 TABLE: dict[int, Rule] = {
     1062: _unique,
     1586: _unique,
+    1834: _rebuild_conflict,
     1048: _not_null,
     1364: _not_null,
     1451: _foreign_key,

@@ -17,7 +17,7 @@ from sqlglot.errors import ParseError, TokenError
 
 from .. import errors
 from .context import Context
-from .generators import render
+from .generators import HermesSQLite, render
 from .params import scan
 from .passes import PASSES
 from .typenames import normalize
@@ -38,6 +38,7 @@ class Translation:
     schema_dependent: bool
     clamps: tuple[tuple[int, str], ...] = ()  # (driver position, "limit"|"offset"): see passes/limits.py
     session: tuple[tuple[int, str], ...] = ()  # (driver position, "changes"|...): see passes/functions.py
+    json_typed: tuple[int, ...] = ()  # result columns holding JSON-encoded SQL values: see passes/json.py
 
 
 def translate(sql: str, ctx: Context) -> Translation:
@@ -131,6 +132,7 @@ def _translate(sql: str, ctx: Context) -> Translation:
         schema_dependent=ctx.schema_dependent,
         clamps=_clamps(marks, ctx.facts.get("clamps")),
         session=tuple((position, mark) for position, mark in enumerate(marks) if isinstance(mark, str)),
+        json_typed=ctx.facts.get("json_typed", ()),  # type: ignore[arg-type]
     )
 
 
@@ -149,7 +151,7 @@ def _returns_rows(tree: exp.Expression) -> bool:
 
 def _parse_one(text: str) -> exp.Expression:
     try:
-        trees = [t for t in sqlglot.parse(text, read="sqlite") if t is not None]
+        trees = [t for t in sqlglot.parse(text, read=HermesSQLite) if t is not None]
     except (ParseError, TokenError) as exc:
         raise errors.operational(f"unsupported or malformed SQL ({_first_line(exc)})") from None
     if len(trees) > 1:

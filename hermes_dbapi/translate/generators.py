@@ -16,6 +16,7 @@ import re
 from sqlglot import exp
 from sqlglot.dialects.mysql import MySQL
 from sqlglot.dialects.postgres import Postgres
+from sqlglot.dialects.sqlite import SQLite
 
 from .. import errors
 from .params import marker_index
@@ -35,6 +36,13 @@ class _ParamRecorder:
             # a parameter where SQLite allows none (e.g. a column name in CREATE TABLE)
             raise errors.operational(f"unsupported or malformed SQL (unexpected parameter {expression.sql()!r})")
         return f"\x00{index}\x01"
+
+
+class HermesSQLite(SQLite):
+    """The reader: JSON path literals stay as written (SQLite path syntax, see passes/json.py)."""
+
+    def to_json_path(self, path: exp.Expression | None) -> exp.Expression | None:
+        return path
 
 
 class HermesPostgres(Postgres):

@@ -64,6 +64,20 @@ def test_migrate_copies_exactly_and_ids_continue(server, source, cli):
     assert changed.code == 1 and "MISMATCH" in changed.out
 
 
+def test_header_values_follow(server, source, cli):
+    """user_version, application_id and WAL mode live in the SQLite header: they move too."""
+    src = sqlite3.connect(source)
+    src.execute("PRAGMA user_version = 30")
+    src.execute("PRAGMA application_id = 1213")
+    src.execute("PRAGMA journal_mode = WAL")
+    src.close()
+    assert cli("migrate", source, "--to", server.url).code == 0
+    conn = server.connect(source)
+    got = [conn.execute(f"PRAGMA {p}").fetchone()[0] for p in ("user_version", "application_id", "journal_mode")]
+    conn.close()
+    assert got == [30, 1213, "wal"]
+
+
 def test_resume_after_interruption(server, source, cli, monkeypatch):
     real_write = writer_module.Writer.write
     calls = {"n": 0}

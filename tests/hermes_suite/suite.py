@@ -32,11 +32,20 @@ def cache_dir() -> Path:
 
 
 def source_tree() -> Path:
-    """The unpacked sdist, downloaded once with pip (raises RuntimeError naming the cause)."""
-    root = cache_dir() / f"hermes_agent-{HERMES_AGENT_VERSION}"
-    if (root / TEST_FILES[0]).is_file():
-        return root
+    """The unpacked sdist, downloaded once with pip (raises RuntimeError naming the cause).
+    A lock file serialises test runs that start at the same time (tools/test.sh parallel)."""
+    import fcntl
+
     cache_dir().mkdir(parents=True, exist_ok=True)
+    with open(cache_dir() / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _fetch()
+
+
+def _fetch() -> Path:
+    root = cache_dir() / f"hermes_agent-{HERMES_AGENT_VERSION}"
+    if (root / ".complete").is_file():
+        return root
     archive = cache_dir() / f"hermes_agent-{HERMES_AGENT_VERSION}.tar.gz"
     if not archive.is_file():
         done = subprocess.run(
@@ -48,6 +57,7 @@ def source_tree() -> Path:
             raise RuntimeError(f"pip could not fetch hermes-agent=={HERMES_AGENT_VERSION}: {done.stderr.strip()[-500:]}")
     with tarfile.open(archive) as tar:
         tar.extractall(cache_dir(), filter="data") if sys.version_info >= (3, 12) else tar.extractall(cache_dir())
+    (root / ".complete").touch()
     return root
 
 

@@ -99,6 +99,7 @@ class Migration:
             self.copy()
             self.create_later()
             self.continue_ids()
+            self.copy_header()
         else:
             self.writer = Writer(self.target)
         self.verify()
@@ -263,6 +264,14 @@ class Migration:
                 self.writer.continue_ids(table.name, table.rowid_alias, last)
                 if last:
                     self.report.ids.append((table.name, last))
+
+    def copy_header(self) -> None:
+        """What SQLite keeps in the file header and applications read back:
+        user_version, application_id and WAL mode."""
+        for pragma in ("user_version", "application_id", "journal_mode"):
+            value = self.src.db.execute(f"PRAGMA {pragma}").fetchone()[0]
+            if pragma != "journal_mode" or value == "wal":
+                self.target.conn.execute(f"PRAGMA {pragma} = {value}")
 
     def verify(self) -> None:
         assert self.writer is not None

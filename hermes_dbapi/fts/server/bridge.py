@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import sqlglot
 from sqlglot import exp
 
-from ... import binding, errors, statements
+from ... import binding, statements
 from ...catalog import store
 from ...translate.params import scan
 from . import select, sqlrun, triggers, writes
@@ -42,6 +42,7 @@ class FtsBridge:
         self.specs: dict[str, FtsSpec] = {}
         self.triggers: dict[str, list[triggers.Trigger]] = {}  # table -> shim-run triggers
         self._storages: dict[str, Storage] = {}
+        self._script = False
 
     # -- catalog ----------------------------------------------------------
 
@@ -59,7 +60,7 @@ class FtsBridge:
         for t, _n, tbl, s in rows:
             if t == "trigger":
                 trig = triggers.parse(s)
-                if trig is not None and any(x in self.specs for x in trig.targets):
+                if trig is not None:  # ordinary triggers too: hermes_dbapi/triggers runs them
                     self.triggers.setdefault(tbl.lower(), []).append(trig)
         self._storages = {}
         self._epoch = shadow.epoch
@@ -72,8 +73,10 @@ class FtsBridge:
 
     # -- entry ------------------------------------------------------------
 
-    def handle(self, cursor: "Cursor", sql: str, keyword: str, parameters: Any) -> bool:
-        """Run ``sql`` if it concerns FTS; False to let the connection run it."""
+    def handle(self, cursor: "Cursor", sql: str, keyword: str, parameters: Any, script: bool = False) -> bool:
+        """Run ``sql`` if it concerns FTS or triggers; False to let the connection run it.
+        ``script``: a statement of executescript(), which opens no implicit transaction."""
+        self._script = script
         if keyword == "CREATE":
             if _CREATE_VT.match(sql):
                 return self._create_virtual(cursor, sql)
@@ -83,7 +86,7 @@ class FtsBridge:
         self._refresh()
         if keyword == "DROP":
             return self._drop(cursor, sql)
-        if not self.specs:
+        if not self.specs and not self.triggers:
             return False
         words = {_unq(w).lower() for w in _WORD.findall(sql)}
         fts = words & set(self.specs)
@@ -172,7 +175,8 @@ class FtsBridge:
 
     def _write(self, cursor: "Cursor", tree: exp.Expression, spec: FtsSpec, values: Sequence[Any], keyword: str) -> None:
         conn = self.conn
-        conn._begin_implicitly(keyword)
+        if not self._script:
+            conn._begin_implicitly(keyword)
         last = None
         with self.atomic():
             if isinstance(tree, exp.Insert):
@@ -189,78 +193,38 @@ class FtsBridge:
 
     def _dml_with_triggers(self, cursor: "Cursor", sql: str, tree: exp.Expression, table: str,
                            values: Sequence[Any], keyword: str, parameters: Any) -> bool:
-        event = {exp.Insert: "INSERT", exp.Update: "UPDATE", exp.Delete: "DELETE"}[type(tree)]
-        fired = [t for t in self.triggers[table] if t.event == event]
-        if event == "UPDATE":
-            touched = {e.this.name.lower() for e in tree.expressions}
-            fired = [t for t in fired if not t.of or touched & set(t.of)]
-        if not fired:
+        from ...triggers import engine
+
+        if not engine.Runner(self).fired(tree):
             return False
-        if any(t.timing != "AFTER" for t in fired):
-            raise errors.not_supported("BEFORE/INSTEAD OF triggers that write FTS tables", self.conn._backend.dialect)
         conn = self.conn
-        shadow = conn._shadow
-        cols = [c[0] for c in shadow.columns(target_table(tree))]
-        key = shadow.rowid_column(target_table(tree))
-        if key is None:
-            raise errors.not_supported("FTS sync triggers on a table without INTEGER PRIMARY KEY", conn._backend.dialect)
-        qcols = ", ".join(select.qi(c) for c in cols)
-        qtable = select.qi(target_table(tree))
-        conn._begin_implicitly(keyword)
-        with self.atomic():
-            old_rows: list[tuple] = []
-            if event != "INSERT":
-                where = tree.args.get("where")
-                cond = f" WHERE {where.this.sql(dialect='sqlite')}" if where is not None else ""
-                alias = tree.this.alias
-                src = f"{qtable} AS {select.qi(alias)}" if alias else qtable
-                old_rows = sqlrun.run(conn, f"SELECT {qcols} FROM {src}{cond} ORDER BY {select.qi(key)}", values)[1]
-            translation = conn._translation(sql)
-            params = conn._bind(sql, translation, parameters)
-            conn._run(cursor, sql, translation, params, keyword)
-            ki = cols.index(key)
-            if event == "INSERT":
-                if cursor.rowcount > 1 or (cursor.rowcount == 1 and conn._last_rowid is None):
-                    raise errors.not_supported("multi-row INSERT on a table with FTS sync triggers", conn._backend.dialect)
-                ids = [conn._last_rowid] if cursor.rowcount == 1 else []
-            else:
-                ids = [r[ki] for r in old_rows]
-            new_rows: dict[Any, tuple] = {}
-            if event != "DELETE" and ids:
-                marks = ", ".join(f":__hdb_p{i + 1}" for i in range(len(ids)))
-                got = sqlrun.run(conn, f"SELECT {qcols} FROM {qtable} WHERE {select.qi(key)} IN ({marks})", ids)[1]
-                new_rows = {r[ki]: r for r in got}
-            olds = {r[ki]: r for r in old_rows}
-            for rid in ids:
-                row: dict[str, object] = {}
-                for prefix, source in (("old", olds.get(rid)), ("new", new_rows.get(rid))):
-                    if source is not None:
-                        row.update({f"{prefix}.{c.lower()}": v for c, v in zip(cols, source)})
-                for trig in reversed(fired):
-                    self._fire(trig, row)
+        if not self._script:
+            conn._begin_implicitly(keyword)
+        count, last = engine.run_statement(self, tree, values)
+        if last is not None:
+            conn._last_rowid = last
+        cursor._raw_cursor().reset()
+        cursor._set_result(None, count if statements.is_dml(keyword) else -1, conn._last_rowid)
         return True
 
-    def _fire(self, trig: triggers.Trigger, row: dict[str, object]) -> None:
-        if trig.when:
-            vals: list[object] = []
-            text = triggers.bind_row(f"SELECT CASE WHEN ({trig.when}) THEN 1 ELSE 0 END", row, vals)
-            if not sqlrun.run(self.conn, text, vals)[1][0][0]:
-                return
-        for stmt in trig.body:
-            vals = []
-            text = triggers.bind_row(stmt, row, vals)
-            tree = sqlglot.parse_one(text, read="sqlite")
-            name = target_table(tree).lower()
-            if name in self.specs:
-                spec = self.specs[name]
-                if isinstance(tree, exp.Insert):
-                    writes.insert(self, tree, spec, vals)
-                elif isinstance(tree, exp.Delete):
-                    writes.delete(self, tree, spec, vals)
-                else:
-                    writes.update(self, tree, spec, vals)
-            else:
-                sqlrun.run(self.conn, text, vals)
+    def many(self, cursor: "Cursor", sql: str, keyword: str, items: Any) -> bool:
+        """executemany() of a DML statement on a table with triggers: item by item."""
+        self._refresh()
+        if not (self.triggers or self.specs) or not statements.is_dml(keyword):
+            return False
+        words = {_unq(w).lower() for w in _WORD.findall(sql)}
+        if not words & (set(self.triggers) | set(self.specs)):
+            return False
+        conn = self.conn
+        total, kept = 0, cursor.lastrowid
+        for parameters in items:
+            if not self.handle(cursor, sql, keyword, parameters):
+                translation = conn._translation(sql)
+                conn._begin_implicitly(keyword)
+                conn._run(cursor, sql, translation, conn._bind(sql, translation, parameters), keyword)
+            total += max(cursor.rowcount, 0)
+        cursor._set_result(None, total, kept)  # sqlite3: executemany() leaves lastrowid alone
+        return True
 
     # -- DDL --------------------------------------------------------------
 
@@ -271,7 +235,7 @@ class FtsBridge:
         conn._shadow.apply(sql)
         try:
             server()
-            store.write(conn._backend, conn._shadow.dump())
+            store.write(conn._backend, conn._shadow.dump(), conn._shadow.take_cookie())
         except BaseException:
             conn._shadow.load(before)
             raise
@@ -303,10 +267,10 @@ class FtsBridge:
         return True
 
     def _create_trigger(self, cursor: "Cursor", sql: str) -> bool:
-        self._refresh()
-        trig = triggers.parse(sql)
-        if trig is None or not any(t in self.specs for t in trig.targets):
+        """Every trigger lives in the shadow catalog only; the shim runs it."""
+        if triggers.parse(sql) is None:
             return False
+        self.conn._raise_sqlite_error(sql)
         self._ddl(cursor, sql, lambda: None)
         return True
 
@@ -331,7 +295,7 @@ class FtsBridge:
             storage = self.storage(self.specs[low])
             self._ddl(cursor, sql, storage.drop)
             return True
-        if kind == "TRIGGER" and any(t.name.lower() == low for ts in self.triggers.values() for t in ts):
+        if kind == "TRIGGER":  # triggers live in the shadow catalog only
             self._ddl(cursor, sql, lambda: None)
             return True
         return False

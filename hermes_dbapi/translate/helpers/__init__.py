@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import my_datetime, pg_datetime, pg_json
+from . import my_datetime, my_json, pg_datetime, pg_json
 
-VERSION = 3
+VERSION = 4
 _MARKER = f"hdb_helpers_v{VERSION}"
 
 
@@ -29,6 +29,7 @@ def statements(kind: str) -> list[str]:
         ]
     return [
         *my_datetime.STATEMENTS,
+        *my_json.STATEMENTS,
         f"CREATE OR REPLACE FUNCTION {_MARKER}() RETURNS INT DETERMINISTIC NO SQL RETURN 1",
     ]
 

@@ -12,11 +12,11 @@ from typing import Callable
 from sqlglot import exp
 
 from ..context import Context
-from . import arithmetic, conflicts, ctes, datetime, ddl, functions, limits, pg_types, queries, rowid, strings
+from . import arithmetic, conflicts, ctes, datetime, ddl, functions, json, limits, pg_types, queries, rowid, strings
 
 Pass = Callable[[exp.Expression, Context], exp.Expression]
 
-_COMMON: list[Pass] = [ddl.create_table, ddl.create_index, limits.sqlite_limits, limits.bound_limits]
+_COMMON: list[Pass] = [ddl.create_table, ddl.create_index, ddl.drop_index, limits.sqlite_limits, limits.bound_limits]
 _SQL: list[Pass] = [
     conflicts.insert_or,
     conflicts.upsert,
@@ -31,6 +31,7 @@ _SQL: list[Pass] = [
     arithmetic.sqlite_numbers,
     strings.sqlite_substr,
     strings.sqlite_like,
+    json.sqlite_json,
     functions.sqlite_functions,
     queries.bare_columns,
     queries.wrap_in_subquery,
@@ -41,7 +42,7 @@ _PG_ONLY: list[Pass] = [
     pg_types.bool_results,
     strings.pg_escaped_literals,
 ]
-_MYSQL_ONLY: list[Pass] = [ctes.dml_ctes, ctes.recursive_anchor_types]
+_MYSQL_ONLY: list[Pass] = [ctes.dml_ctes, ctes.recursive_anchor_types, limits.limited_in_subqueries]
 
 PASSES: dict[str, list[Pass]] = {
     "postgres": [*_COMMON, *_SQL, *_PG_ONLY],

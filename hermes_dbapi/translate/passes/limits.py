@@ -44,3 +44,19 @@ def bound_limits(tree: exp.Expression, ctx: Context) -> exp.Expression:
     if clamps:
         ctx.facts["clamps"] = clamps
     return tree
+
+
+def limited_in_subqueries(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """MariaDB/MySQL refuse LIMIT in an ``IN``/``ANY``/``ALL`` subquery; one more
+    derived table around it is accepted and means the same."""
+    if not ctx.is_mysql:
+        return tree
+    for n, node in enumerate(list(tree.find_all(exp.In, exp.Any, exp.All))):
+        sub = node.args.get("query") if isinstance(node, exp.In) else node.this
+        inner = sub.this if isinstance(sub, exp.Subquery) else sub
+        if not isinstance(inner, exp.Query) or inner.args.get("limit") is None:
+            continue
+        derived = exp.Subquery(this=inner.copy(), alias=exp.TableAlias(this=exp.to_identifier(f"_hdb_l{n}")))
+        wrapped = exp.select("*").from_(derived)
+        sub.replace(exp.Subquery(this=wrapped) if isinstance(sub, exp.Subquery) else wrapped)
+    return tree

@@ -1,0 +1,463 @@
+"""Run one DML statement row by row with the triggers SQLite would fire.
+
+SQLite collects the keys of the rows an UPDATE or DELETE touches, then per
+row runs the BEFORE triggers, the change and the AFTER triggers; an INSERT
+does the same per inserted row.  This module does that on the server: one
+single-row statement per row, ``new.x``/``old.x`` bound as parameters, the
+most recently created trigger first, and a trigger never fires while it is
+already running (``recursive_triggers`` off).  Changes count in
+``total_changes`` when their statement completes, as in SQLite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import sqlglot
+from sqlglot import exp
+
+from .. import errors
+from .._stdlib import sqlite3
+from ..fts.server import sqlrun, writes
+from ..fts.server import triggers as parsing
+from . import raising
+from .raising import IgnoreRow
+
+if TYPE_CHECKING:
+    from ..fts.server.bridge import FtsBridge
+
+_EVENTS = {exp.Insert: "INSERT", exp.Update: "UPDATE", exp.Delete: "DELETE"}
+_ROWID = ("rowid", "oid", "_rowid_")
+
+
+def qi(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def target_table(tree: exp.Expression) -> str:
+    t = tree.this
+    if isinstance(t, exp.Schema):
+        t = t.this
+    return t.name if isinstance(t, exp.Table) else ""
+
+
+def _marker(n: int) -> exp.Placeholder:
+    return exp.Placeholder(this=f"__hdb_p{n}")
+
+
+class Runner:
+    """One top-level statement's run: the stack of triggers now running."""
+
+    def __init__(self, bridge: "FtsBridge") -> None:
+        self.bridge = bridge
+        self.conn = bridge.conn
+        self.stack: list[str] = []
+        self.done: list[int] = []  # rows changed so far, per statement being run
+        self.first_done = 0  # ... by the top-level statement (RAISE(FAIL) keeps them)
+
+    # -- which triggers -----------------------------------------------------
+
+    def fired(self, tree: exp.Expression) -> list[parsing.Trigger]:
+        """Triggers ``tree`` fires, in creation order (none already running)."""
+        event = _EVENTS.get(type(tree))
+        found = self.bridge.triggers.get(target_table(tree).lower(), [])
+        fired = [t for t in found if t.event == event and t.name.lower() not in self.stack]
+        if event == "UPDATE":
+            touched = {e.this.name.lower() for e in tree.expressions if isinstance(e, exp.EQ)}
+            fired = [t for t in fired if not t.of or touched & set(t.of)]
+        return fired
+
+    # -- statements -----------------------------------------------------------
+
+    def statement(self, tree: exp.Expression, values: Sequence[Any]) -> tuple[int, int | None]:
+        """Run a DML statement (SQLite text as a tree, marker-numbered ``values``);
+        (rows it changed, rowid of its last inserted row)."""
+        table = target_table(tree)
+        spec = self.bridge.specs.get(table.lower())
+        if spec is not None:
+            if isinstance(tree, exp.Insert):
+                count, last = writes.insert(self.bridge, tree, spec, values)
+            elif isinstance(tree, exp.Delete):
+                count, last = writes.delete(self.bridge, tree, spec, values), None
+            else:
+                count, last = writes.update(self.bridge, tree, spec, values), None
+            self.conn._total_changes += count
+            return count, last
+        fired = self.fired(tree)
+        if not fired:
+            count, last = self.execute(tree.sql(dialect="sqlite"), values)
+            count = max(count, 0)
+            if isinstance(tree, exp.Insert) and count and last is not None:
+                self.conn._last_rowid = last
+            self.conn._total_changes += count
+            return count, last if isinstance(tree, exp.Insert) else None
+        self.done.append(0)
+        if len(self.done) == 1:
+            self.first_done = 0
+        try:
+            count, last = self._with_triggers(tree, table, values, fired)
+        finally:
+            if len(self.done) == 1:
+                self.first_done = self.done[0]
+            self.done.pop()
+        self.conn._total_changes += count
+        return count, last
+
+    def _with_triggers(self, tree: exp.Expression, table: str, values: Sequence[Any],
+                       fired: list[parsing.Trigger]) -> tuple[int, int | None]:
+        dialect = self.conn._backend.dialect
+        if tree.args.get("returning") is not None:
+            raise errors.not_supported("RETURNING on a table with triggers", dialect)
+        if isinstance(tree, exp.Insert):
+            count, last = _Table(self, table).insert(tree, values, fired)
+        elif isinstance(tree, exp.Update):
+            if tree.args.get("from") is not None:
+                raise errors.not_supported("UPDATE ... FROM on a table with triggers", dialect)
+            count, last = _Table(self, table).update(tree, values, fired), None
+        else:
+            count, last = _Table(self, table).delete(tree, values, fired), None
+        return count, last
+
+    def execute(self, text: str, values: Sequence[Any]) -> tuple[int, int | None]:
+        """Run marker SQL that changes rows on the server; (rowcount, lastrowid)."""
+        conn = self.conn
+        tr = sqlrun.translation(conn, text)
+        driver_sql, returning = conn._with_rowid(tr)
+        backend = conn._backend
+        raw = backend.cursor()
+        try:
+            backend.execute(raw, driver_sql, sqlrun.driver_params(tr, values), returning_rowid=returning,
+                            table=tr.table)
+            if returning and raw.lastrowid is not None:
+                conn._advance_identity(tr, raw)
+            return raw.rowcount, raw.lastrowid
+        except sqlite3.IntegrityError as exc:
+            from ..errors import refine
+
+            named = {f"__hdb_p{i + 1}": v for i, v in enumerate(values)}
+            raise refine.integrity(conn, text, named, exc) from None
+        finally:
+            raw.close()
+
+    def query(self, text: str, values: Sequence[Any]) -> list[tuple]:
+        """Rows of marker SQL: in the shadow when it reads no table (SQLite's own
+        expression semantics), else on the server."""
+        tree = sqlglot.parse_one(text, read="sqlite")
+        if tree.find(exp.Table) is None:
+            return sqlrun.in_shadow(self.conn, text, values)
+        return self.bridge.query(text, values)
+
+    # -- firing -----------------------------------------------------------------
+
+    def fire(self, fired: list[parsing.Trigger], timing: str, row: dict[str, object]) -> None:
+        """Run the ``timing`` triggers for one row, newest first."""
+        for trig in reversed(fired):
+            if trig.timing != timing:
+                continue
+            self.stack.append(trig.name.lower())
+            saved = self.conn._last_rowid
+            try:
+                if trig.when and not self._when(trig.when, row):
+                    continue
+                for stmt in trig.body:
+                    self._body(stmt, row)
+            finally:
+                self.stack.pop()
+                self.conn._last_rowid = saved
+
+    def _when(self, when: str, row: dict[str, object]) -> bool:
+        vals: list[object] = []
+        text = parsing.bind_row(f"SELECT CASE WHEN ({when}) THEN 1 ELSE 0 END", row, vals)
+        return bool(self.query(text, vals)[0][0])
+
+    def _body(self, stmt: str, row: dict[str, object]) -> None:
+        vals: list[object] = []
+        text = parsing.bind_row(raising.quote_kinds(stmt), row, vals)
+        tree = sqlglot.parse_one(text, read="sqlite")
+        if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)):
+            if any(str(a.this).upper() == "RAISE" for a in tree.find_all(exp.Anonymous)):
+                raise errors.not_supported("RAISE() inside INSERT/UPDATE/DELETE of a trigger body",
+                                           self.conn._backend.dialect)
+            self.statement(tree, vals)
+            return
+        marked, found = raising.mark(tree)
+        rows = self.query(marked.sql(dialect="sqlite"), vals)
+        raising.check(rows, found)
+
+
+class _Table:
+    """Row-by-row DML on one table with triggers."""
+
+    def __init__(self, runner: Runner, table: str) -> None:
+        self.runner = runner
+        self.conn = runner.conn
+        self.table = table
+        shadow = self.conn._shadow
+        self.cols = [c[0] for c in shadow.columns(table)]
+        self.rid = shadow.rowid_column(table)
+        if self.rid is not None:
+            self.keys = [self.rid]
+        else:
+            with shadow.lock:
+                self.keys = [r[0] for r in shadow.db.execute(
+                    "SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", (table,))]
+        if not self.keys:
+            raise errors.not_supported(f"triggers on table {table} (it has no INTEGER PRIMARY KEY or PRIMARY KEY)",
+                                       self.conn._backend.dialect)
+
+    # -- rows -------------------------------------------------------------------
+
+    def _key_where(self, qualifier: str, first: int) -> str:
+        return " AND ".join(f"{qi(qualifier)}.{qi(k)} = :__hdb_p{first + i}" for i, k in enumerate(self.keys))
+
+    def read(self, key: Sequence[Any]) -> tuple | None:
+        cols = ", ".join(qi(c) for c in self.cols)
+        text = f"SELECT {cols} FROM {qi(self.table)} WHERE {self._key_where(self.table, 1)}"
+        rows = sqlrun.run(self.conn, text, list(key))[1]
+        return rows[0] if rows else None
+
+    def row(self, prefix: str, values: Sequence[Any]) -> dict[str, object]:
+        out: dict[str, object] = {f"{prefix}.{c.lower()}": v for c, v in zip(self.cols, values)}
+        if self.rid is not None:
+            for name in _ROWID:
+                out.setdefault(f"{prefix}.{name}", out[f"{prefix}.{self.rid.lower()}"])
+        return out
+
+    def key_of(self, values: Sequence[Any]) -> list[Any]:
+        low = [c.lower() for c in self.cols]
+        return [values[low.index(k.lower())] for k in self.keys]
+
+    def _keys(self, tree: exp.Expression, values: Sequence[Any]) -> tuple[list[tuple], str]:
+        alias = tree.this.alias
+        qual = alias or self.table
+        src = qi(self.table) + (f" AS {qi(alias)}" if alias else "")
+        where = tree.args.get("where")
+        cond = f" WHERE {where.this.sql(dialect='sqlite')}" if where is not None else ""
+        keysel = ", ".join(f"{qi(qual)}.{qi(k)}" for k in self.keys)
+        ctes = tree.args.get("with_") or tree.args.get("with")
+        head = ctes.sql(dialect="sqlite") + " " if ctes is not None else ""
+        rows = self.runner.bridge.query(f"{head}SELECT {keysel} FROM {src}{cond} ORDER BY {keysel}", values)
+        return rows, src
+
+    def _one_row(self, tree: exp.Expression, values: Sequence[Any], key: Sequence[Any]) -> tuple[str, list[Any]]:
+        """``tree`` restricted to the row with ``key``: its text and values."""
+        per = tree.copy()
+        qual = tree.this.alias or self.table
+        cond = sqlglot.parse_one(self._key_where(qual, len(values) + 1), read="sqlite")
+        per.set("where", exp.Where(this=cond))
+        ctes = per.args.get("with_")
+        if ctes is not None:  # the CTEs chose the rows; keep them only if the SET reads them
+            names = {c.alias_or_name.lower() for c in ctes.expressions}
+            used = {t.name.lower() for e in per.expressions for t in e.find_all(exp.Table)}
+            if not names & used:
+                per.set("with_", None)
+        per.set("order", None)
+        per.set("limit", None)
+        return per.sql(dialect="sqlite"), list(values) + list(key)
+
+    # -- DELETE -------------------------------------------------------------------
+
+    def delete(self, tree: exp.Delete, values: Sequence[Any], fired: list[parsing.Trigger]) -> int:
+        runner = self.runner
+        keys, _src = self._keys(tree, values)
+        count = 0
+        for key in keys:
+            old = self.read(key)
+            if old is None:
+                continue  # a trigger already deleted it
+            row = self.row("old", old)
+            try:
+                runner.fire(fired, "BEFORE", row)
+            except IgnoreRow:
+                continue
+            text = f"DELETE FROM {qi(self.table)} WHERE {self._key_where(self.table, 1)}"
+            done, _ = runner.execute(text, list(key))
+            if done <= 0:
+                continue
+            count += 1
+            runner.done[-1] += 1
+            try:
+                runner.fire(fired, "AFTER", row)
+            except IgnoreRow:
+                pass
+        return count
+
+    # -- UPDATE -------------------------------------------------------------------
+
+    def update(self, tree: exp.Update, values: Sequence[Any], fired: list[parsing.Trigger]) -> int:
+        runner = self.runner
+        keys, src = self._keys(tree, values)
+        sets = {e.this.name.lower(): e.expression for e in tree.expressions if isinstance(e, exp.EQ)}
+        qual = tree.this.alias or self.table
+        exprs = [sets[c.lower()].sql(dialect="sqlite") if c.lower() in sets else f"{qi(qual)}.{qi(c)}"
+                 for c in self.cols]
+        key_moves = any(k.lower() in sets for k in self.keys) or (
+            self.rid is not None and any(n in sets for n in _ROWID))
+        if self.rid is not None:
+            for name in _ROWID:
+                if name in sets:
+                    exprs[[c.lower() for c in self.cols].index(self.rid.lower())] = sets[name].sql(dialect="sqlite")
+        before = any(t.timing == "BEFORE" for t in fired)
+        count = 0
+        for key in keys:
+            old = self.read(key)
+            if old is None:
+                continue
+            row = self.row("old", old)
+            new_key = list(key)
+            if before or key_moves:
+                where = self._key_where(qual, len(values) + 1)
+                got = runner.bridge.query(f"SELECT {', '.join(exprs)} FROM {src} WHERE {where}",
+                                          list(values) + list(key))
+                if not got:
+                    continue
+                new_key = self.key_of(got[0])
+                if before:
+                    try:
+                        runner.fire(fired, "BEFORE", {**row, **self.row("new", got[0])})
+                    except IgnoreRow:
+                        continue
+                    if self.read(key) is None:
+                        continue  # a BEFORE trigger deleted the row
+            text, vals = self._one_row(tree, values, key)
+            done, _ = runner.execute(text, vals)
+            if done <= 0 and self.read(new_key) is None:
+                continue  # UPDATE OR IGNORE skipped it
+            count += 1
+            runner.done[-1] += 1
+            new = self.read(new_key)
+            if new is None:
+                continue
+            try:
+                runner.fire(fired, "AFTER", {**row, **self.row("new", new)})
+            except IgnoreRow:
+                pass
+        return count
+
+    # -- INSERT -------------------------------------------------------------------
+
+    def _defaults(self) -> dict[str, object]:
+        """Each column's DEFAULT as SQLite evaluates it (for BEFORE INSERT's new.x)."""
+        shadow = self.conn._shadow
+        out: dict[str, object] = {}
+        with shadow.lock:
+            for name, default in shadow.db.execute(
+                "SELECT name, dflt_value FROM pragma_table_info(?)", (self.table,)
+            ).fetchall():
+                value = None
+                if default is not None:
+                    try:
+                        value = shadow.db.execute(f"SELECT {default}").fetchone()[0]
+                    except sqlite3.Error:
+                        value = None
+                out[name.lower()] = value
+        return out
+
+    def insert(self, tree: exp.Insert, values: Sequence[Any], fired: list[parsing.Trigger]) -> tuple[int, int | None]:
+        runner = self.runner
+        conflict = tree.args.get("conflict")
+        if conflict is not None and conflict.args.get("action") is not None and \
+                "UPDATE" in str(conflict.args.get("action")).upper():
+            raise errors.not_supported("UPSERT (ON CONFLICT DO UPDATE) on a table with triggers",
+                                       self.conn._backend.dialect)
+        target = tree.this
+        names = [i.name.lower() for i in target.expressions] if isinstance(target, exp.Schema) else \
+            [c.lower() for c in self.cols]
+        source = tree.expression
+        before = any(t.timing == "BEFORE" for t in fired)
+        need_values = before or self.rid is None
+        # (tree for one row, its values, its source values if known)
+        rows: list[tuple[exp.Insert, list[Any], tuple | None]] = []
+        if isinstance(source, exp.Values):
+            for tup in source.expressions:
+                per = tree.copy()
+                per.set("expression", exp.Values(expressions=[tup.copy()]))
+                rows.append((per, list(values), None))
+        elif source is None:
+            rows.append((tree, list(values), ()))
+        else:
+            got = runner.bridge.query(source.sql(dialect="sqlite"), values)
+            for src_row in got:
+                per = tree.copy()
+                marks = [_marker(len(values) + 1 + i) for i in range(len(src_row))]
+                per.set("expression", exp.Values(expressions=[exp.Tuple(expressions=marks)]))
+                rows.append((per, list(values) + list(src_row), tuple(src_row)))
+        defaults = self._defaults() if need_values else {}
+        count, last = 0, None
+        for per, vals, src_row in rows:
+            new_row: dict[str, object] | None = None
+            if need_values:
+                if src_row is None:
+                    src_row = tuple(writes.source_rows(runner.bridge, per.expression, vals)[0])
+                given = dict(zip(names, src_row))
+                full = [given[c.lower()] if c.lower() in given else defaults.get(c.lower()) for c in self.cols]
+                if self.rid is not None:
+                    ri = [c.lower() for c in self.cols].index(self.rid.lower())
+                    explicit = next((given[n] for n in (self.rid.lower(), *_ROWID) if n in given), None)
+                    full[ri] = explicit if explicit is not None else -1
+                new_row = self.row("new", full)
+                if before:
+                    try:
+                        runner.fire(fired, "BEFORE", new_row)
+                    except IgnoreRow:
+                        continue
+            done, rowid = runner.execute(per.sql(dialect="sqlite"), vals)
+            if done <= 0:
+                continue  # INSERT OR IGNORE skipped it
+            count += 1
+            runner.done[-1] += 1
+            if self.rid is not None:
+                key = [rowid]
+                last = rowid
+                self.conn._last_rowid = rowid
+            else:
+                assert new_row is not None
+                key = [new_row[f"new.{k.lower()}"] for k in self.keys]
+            new = self.read(key)
+            if new is None:
+                continue
+            try:
+                runner.fire(fired, "AFTER", self.row("new", new))
+            except IgnoreRow:
+                pass
+        return count, last
+
+
+def run_statement(bridge: "FtsBridge", tree: exp.Expression, values: Sequence[Any]) -> tuple[int, int | None]:
+    """A top-level statement with its triggers, atomic as in SQLite: an error undoes
+    the whole statement (RAISE(FAIL) keeps the rows done before it; RAISE(ROLLBACK)
+    ends the transaction)."""
+    conn = bridge.conn
+    backend = conn._backend
+    own = not backend.in_transaction
+    if own:
+        backend.begin("DEFERRED")
+    else:
+        backend.savepoint("SAVEPOINT", "hermes_trg")
+    runner = Runner(bridge)
+    try:
+        result = runner.statement(tree, values)
+    except BaseException as exc:
+        kind = exc.kind if isinstance(exc, raising.TriggerRaise) else "ABORT"
+        if kind == "FAIL":
+            conn._total_changes += runner.first_done
+            backend.commit() if own else backend.savepoint("RELEASE SAVEPOINT", "hermes_trg")
+        elif kind == "ROLLBACK" and not own:
+            conn._tx.rollback()
+            conn._after_transaction_end(rolled_back=True)
+        elif own:
+            backend.rollback()
+        else:
+            backend.savepoint("ROLLBACK TO SAVEPOINT", "hermes_trg")
+            backend.savepoint("RELEASE SAVEPOINT", "hermes_trg")
+        if isinstance(exc, raising.TriggerRaise):
+            raise exc.error from None
+        raise
+    if own:
+        backend.commit()
+    else:
+        backend.savepoint("RELEASE SAVEPOINT", "hermes_trg")
+    if result[1] is not None and backend.kind == "mysql":
+        backend.query("SELECT LAST_INSERT_ID(%s)", (result[1],))  # trigger inserts moved it
+    return result
