@@ -315,8 +315,10 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         know objects another process created (it is reloaded once first)."""
         from sqlglot.errors import TokenError
 
+        from .translate import check_parse_limits
         from .translate.params import scan
 
+        check_parse_limits(sql)  # issue 9: a 10 MB statement past SQLite's limits fails in ms, before scan()
         try:
             params = scan(sql)
         except TokenError:  # SQLite's tokenizer words it better (e.g. unrecognized token)

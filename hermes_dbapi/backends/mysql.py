@@ -22,6 +22,7 @@ from ..errors import mysql as my_errors
 from ..url import Target
 from .base import Backend, RawCursor, unreachable
 from . import faults, locks  # issue 5: lost connections, lock=table (backends/faults.py, locks.py)
+from . import packet  # issue 9: statements over max_allowed_packet
 from .._stdlib import sqlite3
 
 
@@ -100,6 +101,7 @@ class MySQLBackend(faults.MyFaults, Backend):
         self._lock_name = "hermes:" + hashlib.sha1(namespace.encode()).hexdigest()  # the write lock
         self._holding_lock = False
         self.busy_timeout = 5.0
+        self._max_packet = 0  # the server's max_allowed_packet, read when first needed
 
     @classmethod
     def open(cls, target: Target, namespace: str, *, timeout: float) -> "MySQLBackend":
@@ -128,8 +130,11 @@ class MySQLBackend(faults.MyFaults, Backend):
             kwargs["ssl_disabled"] = True  # no TLS asked for: skip the per-connect TLS context (~23 ms)
         try:
             conn = pymysql.connect(**kwargs)
-        except pymysql.Error as exc:
-            reason = str(exc.args[1]) if len(exc.args) > 1 else str(exc)
+        except (pymysql.Error, OSError, ValueError) as exc:  # OSError/ValueError: TLS files and options (ssl_*)
+            if isinstance(exc, pymysql.Error):
+                reason = str(exc.args[1]) if len(exc.args) > 1 else str(exc)
+            else:
+                reason = f"TLS options {sorted(ssl)}: {type(exc).__name__}: {exc}"
             if url.password:
                 reason = reason.replace(url.password, "***")
             raise unreachable(target, reason) from None
@@ -173,6 +178,7 @@ class MySQLBackend(faults.MyFaults, Backend):
         raw = cursor.raw
         if not self.conn.server_status & _IN_TRANS and self._probe.poll(0):
             self._revive()  # issue 5: the server hung up while we were idle: reconnect first
+        self._check_packet(raw, sql, params)
         try:
             raw.execute(sql, params)
         except pymysql.Error as exc:
@@ -190,6 +196,8 @@ class MySQLBackend(faults.MyFaults, Backend):
     ) -> None:
         cursor.reset()
         rows = list(seq)
+        for params in rows:
+            self._check_packet(cursor.raw, sql, params)
         # all or nothing, so the caller can redo it item by item after a failure
         guarded = self.in_transaction
         if not guarded:
@@ -216,6 +224,15 @@ class MySQLBackend(faults.MyFaults, Backend):
             raise self._translate(exc, table, guarded) from None
         cursor.rowcount = cursor.raw.rowcount
         cursor.lastrowid = last
+
+    def _check_packet(self, raw: pymysql.cursors.Cursor, sql: str, params: Sequence[Any]) -> None:
+        """A clear error for a statement the server would refuse by hanging up (issue 9)."""
+        packet.check(sql, params, self._packet_limit, lambda: raw.mogrify(sql, params).encode("utf-8", "surrogateescape"))
+
+    def _packet_limit(self) -> int:
+        if not self._max_packet:
+            self._max_packet = int(self.query("SELECT @@max_allowed_packet")[0][0])
+        return self._max_packet
 
     # -- transactions -------------------------------------------------------
 

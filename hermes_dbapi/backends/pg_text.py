@@ -15,28 +15,29 @@ from typing import Any
 from psycopg.types.string import TextLoader
 
 ESCAPE = "\uffff"
-_ESCAPE_BYTES = ESCAPE.encode()
-_ENCODE = str.maketrans({"\x00": ESCAPE + "0", ESCAPE: ESCAPE + "1"})
+_NUL_PAIR = ESCAPE + "0"
+_ESCAPE_PAIR = ESCAPE + "1"
 
 
 def encode(value: str) -> str:
-    if "\x00" in value or ESCAPE in value:
-        return value.translate(_ENCODE)
+    # str.replace runs in C: a 50 MB value full of NULs takes milliseconds, not seconds
+    if ESCAPE in value:
+        value = value.replace(ESCAPE, _ESCAPE_PAIR)
+    if "\x00" in value:
+        value = value.replace("\x00", _NUL_PAIR)
     return value
 
 
 def decode(value: str) -> str:
-    out: list[str] = []
-    start = 0
-    at = value.find(ESCAPE)
-    while at != -1:
-        out.append(value[start:at])
-        code = value[at + 1 : at + 2]
-        out.append("\x00" if code == "0" else ESCAPE if code == "1" else ESCAPE + code)
-        start = at + 2
-        at = value.find(ESCAPE, start)
-    out.append(value[start:])
-    return "".join(out)
+    """The reverse of :func:`encode`.  Every ESCAPE in encoded text starts a pair
+    whose second character is '0' or '1', so ESCAPE+'0' can only be a NUL pair and
+    replacing NUL pairs first, then escape pairs, is exact; an ESCAPE followed by
+    anything else (text written by another client) is left as it is."""
+    if _NUL_PAIR in value:
+        value = value.replace(_NUL_PAIR, "\x00")
+    if _ESCAPE_PAIR in value:
+        value = value.replace(_ESCAPE_PAIR, ESCAPE)
+    return value
 
 
 def encode_params(params: Any) -> Any:

@@ -24,9 +24,12 @@ if TYPE_CHECKING:
 
 Result = tuple[tuple[str, ...] | None, list[tuple]]
 
+# A PRAGMA argument may be a quoted string holding ')' or ';' (issue 9: a hostile
+# table name in ``PRAGMA table_info('...')``): quoted forms are matched whole.
+_QUOTED = r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\""
 _PRAGMA = re.compile(
     r"\s*PRAGMA\s+(?:(?P<schema>[A-Za-z_]\w*|\"[^\"]+\")\s*\.\s*)?(?P<name>[A-Za-z_]\w*)"
-    r"\s*(?:=\s*(?P<value>[^;]+?)|\((?P<arg>[^)]*)\))?\s*;?\s*$",
+    rf"\s*(?:=\s*(?P<value>{_QUOTED}|[^;'\"]+?)|\(\s*(?P<arg>{_QUOTED}|[^)'\"]*)\s*\))?\s*;?\s*$",
     re.I | re.S,
 )
 _ON = {"1": 1, "on": 1, "true": 1, "yes": 1, "0": 0, "off": 0, "false": 0, "no": 0}

@@ -18,6 +18,7 @@ from sqlglot.dialects.mysql import MySQL
 from sqlglot.dialects.postgres import Postgres
 from sqlglot.dialects.sqlite import SQLite
 
+from .. import errors
 from .params import marker_index
 
 _MARK = re.compile("\x00(\\w+)\x01")
@@ -32,7 +33,8 @@ class _ParamRecorder:
             return f"\x00{expression.name[len(SESSION_MARKER):]}\x01"
         index = marker_index(expression.name)
         if index is None:
-            raise ValueError(f"unexpected placeholder {expression.sql()!r}")
+            # a parameter where SQLite allows none (e.g. a column name in CREATE TABLE)
+            raise errors.operational(f"unsupported or malformed SQL (unexpected parameter {expression.sql()!r})")
         return f"\x00{index}\x01"
 
 

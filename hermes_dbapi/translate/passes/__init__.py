@@ -36,7 +36,12 @@ _SQL: list[Pass] = [
     queries.bare_columns,
     queries.wrap_in_subquery,
 ]
-_PG_ONLY: list[Pass] = [ctes.recursive_anchor_types, pg_types.untyped_params, pg_types.bool_results]
+_PG_ONLY: list[Pass] = [
+    ctes.recursive_anchor_types,
+    pg_types.untyped_params,
+    pg_types.bool_results,
+    strings.pg_escaped_literals,
+]
 _MYSQL_ONLY: list[Pass] = [ctes.dml_ctes, ctes.recursive_anchor_types, limits.limited_in_subqueries]
 
 PASSES: dict[str, list[Pass]] = {

@@ -8,7 +8,9 @@
   folding; ILIKE would also fold non-ASCII letters), and ``ESCAPE ''`` when
   SQLite had none (PG's default escape is backslash).  MariaDB: ``LOWER()`` on
   both sides (tolerance: non-ASCII letters fold too, 'É' LIKE 'é' is true there,
-  false in SQLite) and ``ESCAPE ''`` likewise (MySQL's default escape is '\\').
+  false in SQLite).  MariaDB reads ``ESCAPE ''`` as backslash (its default), so
+  a pattern without ESCAPE keeps backslash as the escape and has every
+  backslash in it doubled: each one then matches itself, as in SQLite.
 """
 
 from __future__ import annotations
@@ -94,7 +96,19 @@ def _like(node: exp.Expression, ctx: Context) -> exp.Expression:
         if isinstance(escape, exp.Literal) and escape.is_string and escape.this in _UPPER:
             node.set("expression", exp.Literal.string(escape.this.lower()))
         return node
+    if ctx.is_mysql:
+        like.set("expression", _literal_backslashes(like.expression))
+        return exp.Escape(this=like, expression=exp.Literal.string("\\"))
     return exp.Escape(this=like, expression=exp.Literal.string(""))
+
+
+def _literal_backslashes(pattern: exp.Expression) -> exp.Expression:
+    """The pattern with each backslash doubled, so that it escapes nothing."""
+    if isinstance(pattern, exp.Literal) and pattern.is_string:
+        return exp.Literal.string(pattern.this.replace("\\", "\\\\"))
+    return exp.Anonymous(
+        this="REPLACE", expressions=[pattern, exp.Literal.string("\\"), exp.Literal.string("\\\\")]
+    )
 
 
 def sqlite_like(tree: exp.Expression, ctx: Context) -> exp.Expression:
@@ -106,3 +120,16 @@ def sqlite_like(tree: exp.Expression, ctx: Context) -> exp.Expression:
         return n
 
     return bottom_up(tree, rewrite)
+
+
+_PG_ESCAPE = "\uffff"  # backends/pg_text.py: U+FFFF in stored text is written as U+FFFF '1'
+
+
+def pg_escaped_literals(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """String literals hold U+FFFF the way bound text does on PostgreSQL (pg_text.py),
+    so a literal and a parameter with the same text compare equal.  (NUL cannot occur:
+    sqlite3 refuses SQL text containing it.)"""
+    for node in tree.find_all(exp.Literal):
+        if node.is_string and _PG_ESCAPE in node.this:
+            node.set("this", node.this.replace(_PG_ESCAPE, _PG_ESCAPE + "1"))
+    return tree
