@@ -65,7 +65,8 @@ def cache(results: list[dict], hit_rate: dict | None, v: Verdicts) -> str:
                  ["server", "hit µs", "get µs", "miss µs", "miss max µs", "bar"], rows)
     if hit_rate:
         text += (f"\nSessionDB workload: {hit_rate['lookups']} lookups, shared hits {hit_rate['shared_hits']}, "
-                 f"local hits {hit_rate['local_hits']}, hit rate {hit_rate['hit_rate']:.2%}")
+                 f"local hits {hit_rate['local_hits']}, plan hits {hit_rate.get('plan_hits', 0)}, "
+                 f"hit rate {hit_rate['hit_rate']:.2%}")
     return text
 
 

@@ -119,6 +119,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         self._names: dict[str, tuple[str, ...] | None] = {}
         self._rowid_sql: dict[tuple[str, str], str] = {}
         self._plans: dict[str, tuple[str, Translation]] = {}  # SQL text -> (keyword, translation), see _execute_on
+        self._plan_hits = 0
         self._shadow = Shadow()
         self._shadow.load(store.read(backend))
         translate_helpers.install(backend)  # issue 3: server-side helpers (date/time) in the namespace
@@ -344,6 +345,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             plan = self._plans.get(sql) if self._shadow.epoch == self._ctx_epoch else None
             if plan is not None:
                 keyword, translation = plan
+                self._plan_hits += 1  # a cache hit too, for bench/ and doctor
             else:
                 keyword = statements.leading_keyword(sql)
                 if self._run_special(cursor, sql, keyword, parameters):

@@ -234,15 +234,22 @@ def render(grouped: OrderedDict[str, list[Row]], columns: list[str], props: dict
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("junit_xml", type=Path, help="report written by pytest --junitxml=PATH")
+    parser.add_argument("junit_xml", type=Path, nargs="+", help="report(s) written by pytest --junitxml=PATH")
     parser.add_argument("-o", "--output", type=Path, default=ROOT / "compat_matrix.md")
     parser.add_argument("--root", type=Path, default=ROOT, help="repository root the test modules are under")
     args = parser.parse_args(argv)
-    if not args.junit_xml.is_file():
-        parser.error(f"no such report: {args.junit_xml}")
-    cases, props, timestamp = read_report(args.junit_xml)
+    cases: list[ET.Element] = []
+    props: dict[str, str] = {}
+    timestamp = None
+    for report in args.junit_xml:  # one per backend when tools/test.sh ran them in parallel
+        if not report.is_file():
+            parser.error(f"no such report: {report}")
+        more, more_props, stamp = read_report(report)
+        cases += more
+        props = {**more_props, **props}
+        timestamp = timestamp or stamp
     if not cases:
-        print(f"gen_compat_matrix: {args.junit_xml} holds no test cases", file=sys.stderr)
+        print(f"gen_compat_matrix: {', '.join(map(str, args.junit_xml))} hold no test cases", file=sys.stderr)
         return 1
     when = (timestamp or _dt.datetime.now(_dt.timezone.utc).isoformat())[:10]
     grouped, columns = build(cases, args.root.resolve())

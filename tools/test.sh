@@ -8,6 +8,8 @@
 # HERMES_TEST_PARALLEL=1 runs one pytest per backend at the same time (each backend's
 # tests wait mostly on its server, so this about halves the wall time on 2 cores);
 # each run's output is printed, whole, when it ends, and the worst exit code wins.
+# HERMES_TEST_JUNIT_DIR=DIR (parallel only) writes DIR/<backend>.xml for
+# tools/gen_compat_matrix.py DIR/*.xml.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -33,7 +35,8 @@ trap 'rm -rf "$logs"' EXIT
 declare -A pids
 for b in ${backends//,/ }; do
     only=0; [ "$b" != "${backends%%,*}" ] && only=1  # backend-free tests run in the first backend's run only
-    HERMES_TEST_BACKEND_CASES_ONLY=$only HERMES_TEST_BACKENDS=$b run_one -o cache_dir=".pytest_cache/$b" "$@" >"$logs/$b.log" 2>&1 &
+    junit=(); [ -n "${HERMES_TEST_JUNIT_DIR:-}" ] && junit=(--junitxml="$HERMES_TEST_JUNIT_DIR/$b.xml")
+    HERMES_TEST_BACKEND_CASES_ONLY=$only HERMES_TEST_BACKENDS=$b run_one -o cache_dir=".pytest_cache/$b" "${junit[@]}" "$@" >"$logs/$b.log" 2>&1 &
     pids[$b]=$!
 done
 worst=0
