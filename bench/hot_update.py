@@ -65,6 +65,22 @@ def _connect(url: str | None, path: str) -> Any:
     return sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
 
 
+def _connect_patiently(url: str | None, path: str, note: Any) -> Any:
+    """A process that starts while the server restarts finds it refusing
+    connections; like a supervised service it tries again (RESTART_PATIENCE)."""
+    import sqlite3 as std
+
+    first = time.monotonic()
+    while True:
+        try:
+            return _connect(url, path)
+        except std.OperationalError as exc:
+            if url is None or time.monotonic() - first > RESTART_PATIENCE:
+                note(f"ERROR connect {type(exc).__name__}: {exc}")
+                raise
+            time.sleep(0.2)
+
+
 def _is_lock_error(exc: Exception) -> bool:
     text = str(exc).lower()
     return "locked" in text or "busy" in text
@@ -91,7 +107,7 @@ def writer(url: str | None, path: str, slot: int, incarnation: int, target: int,
     def note(line: str) -> None:
         os.write(log, (line + "\n").encode())  # one write(2), O_APPEND: whole lines even under SIGKILL
 
-    conn = _connect(url, path)
+    conn = _connect_patiently(url, path, note)
     done = _acked_so_far(ackdir, slot)
     seq = 0
     cron_session = None
