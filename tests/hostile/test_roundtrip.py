@@ -89,6 +89,19 @@ _PAD_SPACE = pytest.mark.xfail(
     "SQLite compares bytes.  Fix: utf8mb4_nopad_bin for namespaces, tables and the session "
     "(backends/mysql.py, translate/passes/ddl.py; changes every MariaDB CREATE TABLE golden)",
 )
+_NUL_ORDER = pytest.mark.xfail(
+    strict=False,
+    reason="PostgreSQL orders the escape pair U+FFFF+'0' that stands for NUL after every other "
+    "character, SQLite orders NUL first",
+)
+_EMPTY_BLOB_SUBSTR = pytest.mark.xfail(
+    strict=False, reason="substr() of an empty BLOB is NULL in SQLite, b'' on the servers"
+)
+_NON_BMP_IDENTIFIER = pytest.mark.xfail(
+    strict=False,
+    reason="MySQL/MariaDB identifiers cannot hold characters beyond the BMP (emoji): "
+    "'Invalid utf8mb4 character string'; would need aliases renamed in the result description",
+)
 
 
 def test_order_by_text(pair, backend, request):
@@ -96,13 +109,7 @@ def test_order_by_text(pair, backend, request):
     if backend.name == "mysql":
         request.applymarker(_PAD_SPACE)
     if backend.name == "postgres":
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=False,
-                reason="PostgreSQL orders the escape pair U+FFFF+'0' that stands for NUL after every other "
-                "character, SQLite orders NUL first",
-            )
-        )
+        request.applymarker(_NUL_ORDER)
 
     def run(conn):
         _setup(conn, values)
@@ -158,9 +165,7 @@ BLOBS = {
 def test_blob_roundtrip(pair, backend, name, request):
     value = BLOBS[name]
     if backend.is_server and not value:
-        request.applymarker(
-            pytest.mark.xfail(strict=False, reason="substr() of an empty BLOB is NULL in SQLite, b'' on the servers")
-        )
+        request.applymarker(_EMPTY_BLOB_SUBSTR)
 
     def run(conn):
         conn.execute("CREATE TABLE b(id INTEGER PRIMARY KEY, x BLOB)")
@@ -189,13 +194,7 @@ def test_order_by_blob(pair):
 
 def test_non_bmp_identifier(pair, backend, request):
     if backend.name == "mysql":
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=False,
-                reason="MySQL/MariaDB identifiers cannot hold characters beyond the BMP (emoji): "
-                "'Invalid utf8mb4 character string'; would need aliases renamed in the result description",
-            )
-        )
+        request.applymarker(_NON_BMP_IDENTIFIER)
 
     def run(conn):
         conn.execute('CREATE TABLE "t\U0001f600"("c\U0001f600" TEXT)')

@@ -35,14 +35,14 @@ _SQL: list[Pass] = [
     functions.sqlite_functions,
     queries.bare_columns,
     queries.wrap_in_subquery,
+    ctes.recursive_anchor_types,
 ]
 _PG_ONLY: list[Pass] = [
-    ctes.recursive_anchor_types,
     pg_types.untyped_params,
     pg_types.bool_results,
     strings.pg_escaped_literals,
 ]
-_MYSQL_ONLY: list[Pass] = [ctes.dml_ctes, ctes.recursive_anchor_types, limits.limited_in_subqueries]
+_MYSQL_ONLY: list[Pass] = [ctes.dml_ctes, limits.limited_in_subqueries]
 
 PASSES: dict[str, list[Pass]] = {
     "postgres": [*_COMMON, *_SQL, *_PG_ONLY],
