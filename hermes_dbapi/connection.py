@@ -17,7 +17,7 @@ from typing import Any, Iterable
 from . import binding, errors, statements, stdclass
 from ._stdlib import sqlite3
 from .backends.base import Backend
-from .catalog import store
+from .catalog import add_column, store
 from .catalog.shadow import Shadow
 from .cursor import Cursor
 from .transactions import Transactions
@@ -498,6 +498,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             cursor._set_result(None, -1, self._last_rowid)
             return
         try:
+            self._refuse_not_null_on_rows(sql)
             self._backend.execute(cursor._raw_cursor(), translation.sql, params, table=translation.table)
             store.write(self._backend, self._shadow.dump(), self._shadow.take_cookie())
             self._identity_high.clear()
@@ -512,6 +513,14 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             raise
         self._tx.note_ddl()
         cursor._set_result(None, -1, self._last_rowid)
+
+    def _refuse_not_null_on_rows(self, sql: str) -> None:
+        table = add_column.table_needing_empty(sql)
+        if table is None:
+            return
+        probe = self._translation("SELECT 1 FROM " + '"' + table.replace('"', '""') + '" LIMIT 1')
+        if self._backend.query(probe.sql):
+            raise errors.make(sqlite3.OperationalError, add_column.MESSAGE)
 
     def _new_index_conflict(self, before: list) -> str | None:
         """SQLite's message when CREATE UNIQUE INDEX meets duplicates (the server's names hidden columns)."""

@@ -31,6 +31,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import compat_sections  # noqa: E402
+
 BACKENDS = ("sqlite", "postgres", "mysql")
 ANY = "any"
 ROOT = Path(__file__).resolve().parent.parent
@@ -187,7 +190,20 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def render(grouped: OrderedDict[str, list[Row]], columns: list[str], props: dict[str, str], when: str) -> str:
+def corpus_outcomes(cases: list[ET.Element]) -> dict[tuple[str, str], str]:
+    """(backend, corpus case id) -> outcome, for the Dialect constructs section."""
+    found: dict[tuple[str, str], str] = {}
+    for case in cases:
+        match = compat_sections.CORPUS_ID.match(case.get("name", ""))
+        if match and "test_corpus" in case.get("classname", ""):
+            key = (match.group("backend"), match.group("case"))
+            if key not in found or outcome_of(case) == FAIL:
+                found[key] = outcome_of(case)
+    return found
+
+
+def render(grouped: OrderedDict[str, list[Row]], columns: list[str], props: dict[str, str], when: str,
+           extra: list[str] = ()) -> str:
     python = props.get("python_version") or sys.version.split()[0]
     versions = [f"Python {python}"]
     if props.get("sqlite_version"):
@@ -229,7 +245,7 @@ def render(grouped: OrderedDict[str, list[Row]], columns: list[str], props: dict
             label = _md(feature) if i == 0 else ""
             cells = " | ".join(row.cells[c].render() if c in row.cells else "" for c in columns)
             out.append(f"| {label} | `{row.module}::{row.test}` | {cells} |")
-    return "\n".join(out) + "\n"
+    return "\n".join([*out, *extra]) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -253,7 +269,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     when = (timestamp or _dt.datetime.now(_dt.timezone.utc).isoformat())[:10]
     grouped, columns = build(cases, args.root.resolve())
-    args.output.write_text(render(grouped, columns, props, when), encoding="utf-8")
+    extra = compat_sections.corpus_section(corpus_outcomes(cases)) + compat_sections.errors_section()
+    args.output.write_text(render(grouped, columns, props, when, extra), encoding="utf-8")
     print(f"gen_compat_matrix: wrote {args.output} ({len(cases)} cases, {sum(map(len, grouped.values()))} rows)")
     return 0
 

@@ -138,6 +138,13 @@ def _no_such_function(message: str, lookup: Lookup, table: str) -> sqlite3.Error
     return make(sqlite3.OperationalError, f"no such function: {name.group(1) if name else '?'}")
 
 
+def _overflow(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    """SQLite raises this where a 64-bit result cannot be held (abs(), sum())."""
+    if "BIGINT" not in message:
+        return make(sqlite3.OperationalError, message)
+    return make(sqlite3.OperationalError, "integer overflow")
+
+
 def _io(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
     return make(sqlite3.OperationalError, f"disk I/O error ({message})", "SQLITE_IOERR")
 
@@ -168,6 +175,7 @@ TABLE: dict[int, Rule] = {
     1149: _syntax,
     1305: _no_such_function,
     1366: _mismatch,
+    1690: _overflow,
     1205: _locked,
     3572: _locked,
     1213: _busy_snapshot,

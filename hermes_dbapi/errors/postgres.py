@@ -133,6 +133,11 @@ def _no_such_function(exc: object, lookup: Lookup) -> sqlite3.Error:
     return make(sqlite3.OperationalError, f"no such function: {name}")
 
 
+def _overflow(exc: object, lookup: Lookup) -> sqlite3.Error:
+    """SQLite raises this where a 64-bit result cannot be held (abs(), sum())."""
+    return make(sqlite3.OperationalError, "integer overflow")
+
+
 def _io(exc: object, lookup: Lookup) -> sqlite3.Error:
     return make(sqlite3.OperationalError, f"disk I/O error ({_primary(exc)})", "SQLITE_IOERR")
 
@@ -160,6 +165,7 @@ TABLE: dict[str, Rule] = {
     "25006": _read_only,
     "54000": _too_big,
     "22P02": _mismatch,
+    "22003": _overflow,
     "53100": _full,
     "08": _io,
     "57P01": _io,

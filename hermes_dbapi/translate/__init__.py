@@ -151,7 +151,8 @@ def _returns_rows(tree: exp.Expression) -> bool:
 
 def _parse_one(text: str) -> exp.Expression:
     try:
-        trees = [t for t in sqlglot.parse(text, read=HermesSQLite) if t is not None]
+        # a trailing comment after the last ';' parses as an empty Semicolon: sqlite3 ignores it
+        trees = [t for t in sqlglot.parse(text, read=HermesSQLite) if t is not None and not isinstance(t, exp.Semicolon)]
     except (ParseError, TokenError) as exc:
         raise errors.operational(f"unsupported or malformed SQL ({_first_line(exc)})") from None
     if len(trees) > 1:

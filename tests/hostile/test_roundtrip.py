@@ -83,19 +83,10 @@ def test_text_functions(pair, backend, name, request):
     same(pair, run)
 
 
-_PAD_SPACE = pytest.mark.xfail(
-    strict=False,
-    reason="MariaDB's utf8mb4_bin is a PAD SPACE collation: 'a' = 'a ' and '' sorts after '\\x01'; "
-    "SQLite compares bytes.  Fix: utf8mb4_nopad_bin for namespaces, tables and the session "
-    "(backends/mysql.py, translate/passes/ddl.py; changes every MariaDB CREATE TABLE golden)",
-)
 _NUL_ORDER = pytest.mark.xfail(
     strict=False,
     reason="PostgreSQL orders the escape pair U+FFFF+'0' that stands for NUL after every other "
     "character, SQLite orders NUL first",
-)
-_EMPTY_BLOB_SUBSTR = pytest.mark.xfail(
-    strict=False, reason="substr() of an empty BLOB is NULL in SQLite, b'' on the servers"
 )
 _NON_BMP_IDENTIFIER = pytest.mark.xfail(
     strict=False,
@@ -106,8 +97,6 @@ _NON_BMP_IDENTIFIER = pytest.mark.xfail(
 
 def test_order_by_text(pair, backend, request):
     values = [v for v in TEXTS.values() if len(v) < 1000] + ["a", "A", "b", "\x7f", "\u00e9", "e"]
-    if backend.name == "mysql":
-        request.applymarker(_PAD_SPACE)
     if backend.name == "postgres":
         request.applymarker(_NUL_ORDER)
 
@@ -118,9 +107,7 @@ def test_order_by_text(pair, backend, request):
     same(pair, run)
 
 
-def test_order_by_text_without_nul(pair, backend, request):
-    if backend.name == "mysql":
-        request.applymarker(_PAD_SPACE)
+def test_order_by_text_without_nul(pair):
     values = [v for v in TEXTS.values() if len(v) < 1000 and "\x00" not in v and "\uffff" not in v]
     values += ["a", "A", "b", "\x7f", "\u00e9", "e", "a  ", "a\x01"]
 
@@ -162,10 +149,8 @@ BLOBS = {
 
 
 @pytest.mark.parametrize("name", list(BLOBS))
-def test_blob_roundtrip(pair, backend, name, request):
+def test_blob_roundtrip(pair, name):
     value = BLOBS[name]
-    if backend.is_server and not value:
-        request.applymarker(_EMPTY_BLOB_SUBSTR)
 
     def run(conn):
         conn.execute("CREATE TABLE b(id INTEGER PRIMARY KEY, x BLOB)")

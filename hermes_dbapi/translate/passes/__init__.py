@@ -33,6 +33,7 @@ _SQL: list[Pass] = [
     strings.sqlite_like,
     json.sqlite_json,
     functions.sqlite_functions,
+    arithmetic.real_literals,
     queries.bare_columns,
     queries.wrap_in_subquery,
     ctes.recursive_anchor_types,

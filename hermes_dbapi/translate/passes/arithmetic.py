@@ -18,7 +18,7 @@ from ._walk import bottom_up
 _INT_FUNCS = (exp.Count, exp.Length, exp.StrPosition)
 
 
-def _column_affinity(column: exp.Column, ctx: Context) -> str | None:
+def column_affinity(column: exp.Column, ctx: Context) -> str | None:
     tree = column.root()
     tables = [t for t in tree.find_all(exp.Table)]
     table = None
@@ -40,6 +40,8 @@ def _column_affinity(column: exp.Column, ctx: Context) -> str | None:
                 return "TEXT"
             if any(k in upper for k in ("REAL", "FLOA", "DOUB")):
                 return "REAL"
+            if "BLOB" in upper:
+                return "BLOB"
             return None
     return None
 
@@ -61,7 +63,7 @@ def is_integer(node: exp.Expression, ctx: Context) -> bool:
     if isinstance(node, exp.Cast):
         return node.to.is_type(*exp.DataType.INTEGER_TYPES)
     if isinstance(node, exp.Column):
-        return _column_affinity(node, ctx) == "INTEGER"
+        return column_affinity(node, ctx) == "INTEGER"
     return False
 
 
@@ -74,7 +76,7 @@ def _cast(node: exp.Cast, ctx: Context) -> exp.Expression:
     if not node.to.is_type(*exp.DataType.INTEGER_TYPES):
         return node
     value = node.this
-    if _real_literal(value) or (isinstance(value, exp.Column) and _column_affinity(value, ctx) == "REAL"):
+    if _real_literal(value) or (isinstance(value, exp.Column) and column_affinity(value, ctx) == "REAL"):
         trunc = "TRUNCATE" if ctx.is_mysql else "TRUNC"
         args = [value.copy(), exp.Literal.number(0)] if ctx.is_mysql else [value.copy()]
         value = exp.Anonymous(this=trunc, expressions=args)
@@ -90,3 +92,45 @@ def sqlite_numbers(tree: exp.Expression, ctx: Context) -> exp.Expression:
         return n
 
     return bottom_up(tree, rewrite)
+
+
+_INT64_MAX = 2**63 - 1
+
+
+def _is_real_literal(node: exp.Literal) -> bool:
+    """SQLite reads ``0.1``, ``1e3`` and integers beyond 64 bits as REAL (a double)."""
+    if node.is_string:
+        return False
+    text = node.this
+    if text.isdigit():
+        return int(text) > _INT64_MAX
+    return any(c in text for c in ".eE")
+
+
+def _json_argument(node: exp.Expression) -> bool:
+    parent = node.parent
+    if not isinstance(parent, exp.Func):
+        return False
+    name = parent.name if isinstance(parent, exp.Anonymous) else parent.sql_name()
+    return name.upper().startswith("JSON")
+
+
+def real_literals(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """REAL literals as doubles: the servers read ``0.1`` as an exact DECIMAL, so
+    ``0.1 + 0.2`` would be 0.3 (SQLite: 0.30000000000000004), ``1e3`` an integer on
+    PostgreSQL and ``1.0 / 3`` four digits on MariaDB.  An explicit CAST and DDL
+    (defaults, CHECKs) keep the literal: the target type decides there."""
+    for literal in list(tree.find_all(exp.Literal)):
+        if not _is_real_literal(literal) or isinstance(literal.parent, exp.Cast):
+            continue
+        if literal.find_ancestor(exp.ColumnDef, exp.Limit, exp.Offset, exp.Fetch) is not None:
+            continue
+        if ctx.is_mysql and _json_argument(literal):  # MariaDB prints a DECIMAL 100.0 as SQLite does, a double as 100
+            continue
+        if ctx.is_mysql:
+            text = literal.this
+            if not any(c in text for c in "eE"):
+                literal.replace(exp.Literal.number(text + "e0"))
+        else:
+            literal.replace(exp.Cast(this=literal.copy(), to=exp.DataType.build("DOUBLE PRECISION")))
+    return tree

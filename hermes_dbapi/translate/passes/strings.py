@@ -21,6 +21,7 @@ from sqlglot import exp
 
 from ..context import Context
 from ._walk import bottom_up
+from .arithmetic import column_affinity
 
 
 def _int(node: exp.Expression) -> int | None:
@@ -72,8 +73,20 @@ def _substr(node: exp.Substring, ctx: Context) -> exp.Expression:
     return exp.Substring(this=x, start=clamped, length=count)
 
 
+def _blob_substr(node: exp.Substring, ctx: Context) -> exp.Expression:
+    """SQLite's substr() of a zero-length BLOB is NULL (the servers give b''):
+    known statically for a column declared BLOB."""
+    x = node.this
+    blob = isinstance(x, exp.Column) and column_affinity(x, ctx) == "BLOB"  # before x leaves the tree
+    result = _substr(node, ctx)
+    if not blob:
+        return result
+    empty = exp.EQ(this=exp.Length(this=x.copy()), expression=exp.Literal.number(0))
+    return exp.Case(ifs=[exp.If(this=empty, true=exp.Null())], default=result)
+
+
 def sqlite_substr(tree: exp.Expression, ctx: Context) -> exp.Expression:
-    return bottom_up(tree, lambda n: _substr(n, ctx) if isinstance(n, exp.Substring) else n)
+    return bottom_up(tree, lambda n: _blob_substr(n, ctx) if isinstance(n, exp.Substring) else n)
 
 
 _UPPER, _LOWER = string.ascii_uppercase, string.ascii_lowercase
