@@ -21,7 +21,7 @@ from psycopg.types.string import TextLoader
 
 from ..errors import postgres as pg_errors
 from ..url import Target
-from . import pg_text
+from . import pg_float, pg_text
 from .base import Backend, RawCursor, unreachable
 from . import faults, locks  # issue 5: lost connections, lock=table (backends/faults.py, locks.py)
 from .._stdlib import sqlite3
@@ -63,6 +63,7 @@ def _configure_types(conn: psycopg.Connection) -> None:
     for name in _TEXT_TYPES:
         adapters.register_loader(name, TextLoader)
     pg_text.install(adapters)
+    pg_float.install(adapters)
     # issue 8: ints always as int8 with server-side binding (psycopg would pick int2/int4
     # by value, and ``? * ?`` would overflow); client-side literals are unchanged
     adapters.register_dumper(int, Int8Dumper)

@@ -123,6 +123,8 @@ def real_literals(tree: exp.Expression, ctx: Context) -> exp.Expression:
     for literal in list(tree.find_all(exp.Literal)):
         if not _is_real_literal(literal) or isinstance(literal.parent, exp.Cast):
             continue
+        if literal.this == str(_INT64_MAX + 1) and isinstance(literal.parent, exp.Neg):
+            continue  # -9223372036854775808 is the smallest INTEGER, not a REAL
         if literal.find_ancestor(exp.ColumnDef, exp.Limit, exp.Offset, exp.Fetch) is not None:
             continue
         if ctx.is_mysql and _json_argument(literal):  # MariaDB prints a DECIMAL 100.0 as SQLite does, a double as 100
