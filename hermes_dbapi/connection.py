@@ -478,7 +478,10 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         cached = self._rowid_sql.get(key)
         if cached is None:
             column = self._rowid_target(translation.table)
-            cached = translation.sql if column is None else f'{translation.sql} RETURNING "{column}"'
+            returned = f'"{column}"'
+            if translation.upsert_update:  # an updated row is no insert: SQLite keeps lastrowid
+                returned = f"CASE WHEN xmax = 0 THEN {returned} END"
+            cached = translation.sql if column is None else f"{translation.sql} RETURNING {returned}"
             self._rowid_sql[key] = cached
         return cached, cached is not translation.sql
 

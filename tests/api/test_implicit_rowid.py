@@ -70,6 +70,13 @@ SCENARIOS = {
         "DELETE FROM sessions WHERE rowid = 1",
         "SELECT rowid, id FROM sessions ORDER BY rowid",
     ],
+    "replace_gives_a_new_rowid": [
+        ("sql", "INSERT OR REPLACE INTO sessions VALUES (?, ?, ?)", ("b", "new", 9)),
+        ("sql", "INSERT OR IGNORE INTO sessions VALUES (?, ?, ?)", ("a", "kept", 9)),
+        "SELECT rowid, * FROM sessions ORDER BY rowid",
+        "INSERT INTO sessions VALUES ('c', 'up', 9) ON CONFLICT (id) DO UPDATE SET n = 0",  # keeps its rowid
+        "SELECT rowid, * FROM sessions ORDER BY rowid",
+    ],
     "insert_select": [
         "CREATE TABLE copy (id TEXT, title TEXT, n INTEGER)",
         "INSERT INTO copy SELECT * FROM sessions ORDER BY rowid DESC",
