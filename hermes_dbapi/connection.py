@@ -510,6 +510,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             return
         try:
             self._backend.execute(cursor._raw_cursor(), translation.sql, params, table=translation.table)
+            for then in translation.after:
+                self._backend.execute(cursor._raw_cursor(), then, (), table=translation.table)
             store.write(self._backend, self._shadow.dump(), self._shadow.take_cookie())
             self._identity_high.clear()
         except sqlite3.IntegrityError as exc:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+import hermes_dbapi
+
 SETUP = [
     "CREATE TABLE sessions (id TEXT PRIMARY KEY, title TEXT, n INTEGER)",
     ("sql", "INSERT INTO sessions (id, title, n) VALUES (?, ?, ?)", ("b", "dup", 1)),
@@ -69,6 +71,13 @@ SCENARIOS = {
         "SELECT rowid, id FROM sessions ORDER BY rowid",
         "DELETE FROM sessions WHERE rowid = 1",
         "SELECT rowid, id FROM sessions ORDER BY rowid",
+    ],
+    "create_table_as_select": [
+        "CREATE TABLE ctas AS SELECT id, n FROM sessions ORDER BY n DESC",
+        "SELECT rowid, * FROM ctas ORDER BY rowid",
+        ("sql", "INSERT INTO ctas VALUES (?, ?)", ("z", 0)),
+        "SELECT rowid, * FROM ctas ORDER BY rowid",
+        "PRAGMA table_info(ctas)",
     ],
     "insert_select": [
         "CREATE TABLE copy (id TEXT, title TEXT, n INTEGER)",
@@ -207,3 +216,29 @@ def test_upsert_update_keeps_lastrowid(diff, backend):
         return ids
 
     diff.check(run)
+
+
+def test_table_without_the_hidden_column(backend):
+    """A server table made without the shim (or by an older one) has no hidden rowid:
+    it keeps working, and only a statement naming its rowid is refused."""
+    if not backend.is_server:
+        pytest.skip("only a server has tables made without the shim")
+    from hermes_dbapi import namespace
+
+    conn = backend.connect(isolation_level=None)
+    conn.execute("CREATE TABLE mine(a INTEGER)")  # creates the namespace and its stored schema
+    raw = backend.raw_connect()
+    try:
+        ns = namespace.for_path(backend.path(), backend.prefix)
+        with raw.cursor() as cur:
+            cur.execute(f'SET search_path TO "{ns}"' if backend.name == "postgres" else f"USE `{ns}`")
+            cur.execute("CREATE TABLE old (k TEXT, v TEXT)")
+    finally:
+        raw.close()
+    late = backend.connect(isolation_level=None)
+    assert late.execute("INSERT INTO old VALUES ('a', 'b')").rowcount == 1
+    assert late.execute("SELECT * FROM old").fetchall() == [("a", "b")]
+    with pytest.raises(hermes_dbapi.NotSupportedError, match="implicit rowid of table old"):
+        late.execute("SELECT rowid FROM old")
+    late.execute("INSERT INTO mine VALUES (1)")
+    assert late.execute("SELECT rowid, a FROM mine").fetchall() == [(1, 1)]

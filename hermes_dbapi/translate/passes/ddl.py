@@ -51,6 +51,9 @@ def _canonical(kind: exp.DataType | None) -> str | None:
 
 
 def create_table(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    if isinstance(tree, exp.Create) and tree.kind == "TABLE" and isinstance(tree.this, exp.Table):
+        _table_as_select(tree, ctx)
+        return tree
     if not (isinstance(tree, exp.Create) and tree.kind == "TABLE" and isinstance(tree.this, exp.Schema)):
         return tree
     schema = tree.this
@@ -75,6 +78,16 @@ def create_table(tree: exp.Expression, ctx: Context) -> exp.Expression:
         mysql_keys.create_table_keys(tree.this.this.name, schema, columns, ctx)
         _mysql_table_options(tree)
     return tree
+
+
+def _table_as_select(tree: exp.Create, ctx: Context) -> None:
+    """``CREATE TABLE t AS SELECT``: a rowid table without alias; its hidden rowid is
+    added right after (numbering the rows in the order the query produced them)."""
+    if not isinstance(tree.expression, exp.Query):
+        return
+    dialect = "mysql" if ctx.is_mysql else "postgres"
+    column = hidden_rowid(ctx).sql(dialect=dialect)
+    ctx.facts["after"] = (f"ALTER TABLE {tree.this.sql(dialect=dialect)} ADD COLUMN {column}",)
 
 
 def hidden_rowid(ctx: Context) -> exp.ColumnDef:
