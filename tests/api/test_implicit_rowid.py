@@ -79,6 +79,18 @@ SCENARIOS = {
         "SELECT rowid, * FROM ctas ORDER BY rowid",
         "PRAGMA table_info(ctas)",
     ],
+    "triggers": [
+        "CREATE TABLE log (x INTEGER, y TEXT)",
+        "CREATE TABLE plain (a TEXT, b INTEGER)",
+        "CREATE TRIGGER ti AFTER INSERT ON plain BEGIN INSERT INTO log VALUES (new.rowid, new.a); END",
+        "CREATE TRIGGER tu BEFORE UPDATE ON plain BEGIN INSERT INTO log VALUES (old.oid, new.a); END",
+        "CREATE TRIGGER td AFTER DELETE ON sessions BEGIN INSERT INTO log VALUES (old._rowid_, old.id); END",
+        ("many", "INSERT INTO plain VALUES (?, ?)", [("p", 1), ("q", 2)]),
+        "UPDATE plain SET a = a || '!' WHERE rowid = 2",
+        "DELETE FROM sessions WHERE id = 'a'",
+        "SELECT rowid, * FROM plain ORDER BY rowid",
+        "SELECT * FROM log ORDER BY x, y",
+    ],
     "insert_select": [
         "CREATE TABLE copy (id TEXT, title TEXT, n INTEGER)",
         "INSERT INTO copy SELECT * FROM sessions ORDER BY rowid DESC",
