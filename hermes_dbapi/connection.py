@@ -17,13 +17,13 @@ from typing import Any, Iterable
 from . import binding, errors, statements, stdclass
 from ._stdlib import sqlite3
 from .backends.base import Backend
-from .catalog import add_column, store
+from .catalog import add_column, hidden_rowid, store
 from .catalog.shadow import Shadow
 from .cursor import Cursor
 from .transactions import Transactions
 from .translate import Translation, TranslationCache, translate
 from .translate import helpers as translate_helpers
-from .translate.context import Context
+from .translate.context import HIDDEN_ROWID, Context
 
 LEGACY = getattr(sqlite3, "LEGACY_TRANSACTION_CONTROL", -1)
 HAS_AUTOCOMMIT = hasattr(sqlite3, "LEGACY_TRANSACTION_CONTROL")
@@ -121,6 +121,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         self._plans: dict[str, tuple[str, Translation]] = {}  # SQL text -> (keyword, translation), see _execute_on
         self._plan_hits = 0
         self._shadow = Shadow()
+        self._shadow.rowid_probe = lambda table: hidden_rowid.on_server(backend, table)
         self._shadow.load(store.read(backend))
         translate_helpers.install(backend)  # issue 3: server-side helpers (date/time) in the namespace
         self._ctx_epoch = self._shadow.epoch
@@ -463,7 +464,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         highest = getattr(raw, "max_rowid", None)
         if highest is None or highest <= self._identity_high.get(translation.table, 0):
             return
-        column = self._shadow.rowid_column(translation.table)
+        column = self._rowid_target(translation.table)
         if column is None or not _may_set_column(translation.sql, column):
             return  # ids the sequence itself handed out: it is already past them (no round trip)
         self._backend.advance_identity(translation.table, column, highest)
@@ -476,10 +477,20 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         key = (translation.sql, translation.table)
         cached = self._rowid_sql.get(key)
         if cached is None:
-            column = self._shadow.rowid_column(translation.table)
-            cached = translation.sql if column is None else f'{translation.sql} RETURNING "{column}"'
+            column = self._rowid_target(translation.table)
+            returned = f'"{column}"'
+            if translation.upsert_update:  # an updated row is no insert: SQLite keeps lastrowid
+                returned = f"CASE WHEN xmax = 0 THEN {returned} END"
+            cached = translation.sql if column is None else f"{translation.sql} RETURNING {returned}"
             self._rowid_sql[key] = cached
         return cached, cached is not translation.sql
+
+    def _rowid_target(self, table: str) -> str | None:
+        """The server column holding ``table``'s rowid: its alias or the hidden one."""
+        column = self._shadow.rowid_column(table)
+        if column is None and self._shadow.implicit_rowid(table):
+            column = HIDDEN_ROWID
+        return column
 
     def _result_names(self, sql: str, translation: Translation, server_names: tuple[str, ...]) -> tuple[str, ...]:
         names = self._names.get(sql, ())
@@ -500,6 +511,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         try:
             self._refuse_not_null_on_rows(sql)
             self._backend.execute(cursor._raw_cursor(), translation.sql, params, table=translation.table)
+            for then in translation.after:
+                self._backend.execute(cursor._raw_cursor(), then, (), table=translation.table)
             store.write(self._backend, self._shadow.dump(), self._shadow.take_cookie())
             self._identity_high.clear()
         except sqlite3.IntegrityError as exc:

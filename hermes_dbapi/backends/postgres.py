@@ -200,10 +200,10 @@ class PostgresBackend(faults.PgFaults, Backend):
         if result is None or not (result.nfields or result.status == _TUPLES_OK):
             return
         if returning_rowid:
-            rows = raw.fetchall()
-            if rows:
-                cursor.lastrowid = rows[-1][-1]
-                cursor.max_rowid = max(row[-1] for row in rows)
+            ids = [row[-1] for row in raw.fetchall() if row[-1] is not None]  # None: an upsert's update
+            if ids:
+                cursor.lastrowid = ids[-1]
+                cursor.max_rowid = max(ids)
             return
         encoding = self._encoding
         cursor.names = tuple([result.fname(i).decode(encoding) for i in range(result.nfields)])
@@ -251,9 +251,10 @@ class PostgresBackend(faults.PgFaults, Backend):
                 while True:
                     rows = cursor.raw.fetchall()
                     total += len(rows)
-                    if rows:
-                        last = rows[-1][-1]
-                        top = max(row[-1] for row in rows)
+                    ids = [row[-1] for row in rows if row[-1] is not None]  # None: an upsert's update
+                    if ids:
+                        last = ids[-1]
+                        top = max(ids)
                         highest = top if highest is None else max(highest, top)
                     if not cursor.raw.nextset():
                         break

@@ -13,12 +13,13 @@ import re
 from collections import defaultdict
 
 from ..backends.base import Backend
+from ..translate.context import HIDDEN_ROWID
 
 _SKIP = re.compile(r"^_?(hermes|hdb)_", re.I)
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _RESERVED = {"order", "group", "select", "table", "index", "where", "from", "values", "default", "check", "references"}
 _NUMBER = re.compile(r"-?\d+(\.\d+)?([eE][-+]?\d+)?\Z")
-_HIDDEN_COLUMNS = {"_hermes_rowid"}
+_HIDDEN_COLUMNS = {"_hermes_rowid", HIDDEN_ROWID}  # never SQLite columns (translate/passes/rowid.py)
 
 _PG_TYPES = {
     "bigint": "INTEGER", "integer": "INTEGER", "smallint": "INTEGER", "text": "TEXT", "bytea": "BLOB",
@@ -115,12 +116,16 @@ def _default(text: str | None) -> str | None:
 def _postgres(backend: Backend) -> tuple[dict, dict]:
     columns: dict[str, list] = defaultdict(list)
     for table, name, pgtype, notnull, default, identity in backend.query(_PG_COLUMNS):
+        if name in _HIDDEN_COLUMNS:
+            continue
         auto = bool(identity) or (default or "").startswith("nextval(")
         base = pgtype.split("(")[0]
         declared = _PG_TYPES.get(base, pgtype.upper())
         columns[table].append((name, declared, bool(notnull), None if auto else _default(default), auto))
     indexes: dict[str, list] = defaultdict(list)
     for table, name, unique, primary, cols, plain, constraint in backend.query(_PG_INDEXES):
+        if _HIDDEN_COLUMNS & set(cols):
+            continue
         if primary:
             indexes[table].insert(0, (name, True, True, list(cols), plain))
         else:  # UNIQUE constraints too: SQLite would list their index

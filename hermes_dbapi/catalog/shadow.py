@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 import warnings
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .._stdlib import sqlite3
 
@@ -24,6 +24,21 @@ class _TooLong(Exception):
     pass
 
 
+def _quoted_columns(sql: str | None) -> dict[str, bool]:
+    """Column name → whether its CREATE TABLE spelled it quoted (a server folds
+    unquoted names: PostgreSQL keeps ``"Mixed"`` but makes ``Mixed`` ``mixed``)."""
+    if not sql:
+        return {}
+    import sqlglot
+    from sqlglot import exp
+
+    try:
+        tree = sqlglot.parse_one(sql, read="sqlite")
+    except Exception:
+        return {}
+    return {c.this.name: bool(c.this.args.get("quoted")) for c in tree.find_all(exp.ColumnDef)}
+
+
 class Shadow:
     def __init__(self) -> None:
         self.db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
@@ -31,6 +46,10 @@ class Shadow:
         self.epoch = 0  # bumped whenever the schema changes
         self._loaded: list | None = None  # the rows of the last load(), to skip identical reloads
         self._cookie_delta = 0  # schema-cookie increments since the last take_cookie()
+        # Asks the server whether a table has the hidden rowid column (None: assume so).
+        # Tables made before the column existed, or by CREATE TABLE … AS, lack it.
+        self.rowid_probe: Callable[[str], bool | None] | None = None
+        self._probed: dict[tuple[int, str], bool] = {}
 
     # -- SchemaView -----------------------------------------------------------
 
@@ -89,6 +108,51 @@ class Shadow:
             except sqlite3.Error:
                 return None
             return pk[0][0]
+
+    def relation_kind(self, table: str) -> str | None:
+        with self.lock:
+            try:
+                row = self.db.execute(
+                    "SELECT type, wr FROM pragma_table_list WHERE name = ? COLLATE NOCASE AND schema = 'main'", (table,)
+                ).fetchone()
+            except sqlite3.Error:
+                return None
+        if row is None:
+            return None
+        return "without_rowid" if row[0] == "table" and row[1] else str(row[0])
+
+    def implicit_rowid(self, table: str) -> bool:
+        if self.relation_kind(table) != "table" or table.lower().startswith("sqlite_"):
+            return False  # a view, a virtual or shadow table, WITHOUT ROWID, SQLite's own
+        if self.rowid_column(table) is not None:
+            return False
+        return self._server_has_rowid(table)
+
+    def _server_has_rowid(self, table: str) -> bool:
+        if self.rowid_probe is None:
+            return True
+        key = (self.epoch, table.lower())
+        found = self._probed.get(key)
+        if found is None:
+            answer = self.rowid_probe(table)
+            if answer is None:
+                return False  # cannot ask now (e.g. a failed transaction): not cached
+            if len(self._probed) > 256:
+                self._probed.clear()
+            found = self._probed[key] = answer
+        return found
+
+    def star_columns(self, table: str) -> list[tuple[str, bool, bool]]:
+        with self.lock:
+            try:
+                info = self.db.execute("SELECT name, hidden FROM pragma_table_xinfo(?)", (table,)).fetchall()
+                row = self.db.execute(
+                    "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", (table,)
+                ).fetchone()
+            except sqlite3.Error:
+                return []
+        quoted = _quoted_columns(row[0] if row else None)
+        return [(name, hidden in (2, 3), quoted.get(name, False)) for name, hidden in info if hidden != 1]
 
     def has_table(self, name: str) -> bool:
         with self.lock:

@@ -39,6 +39,8 @@ class Translation:
     clamps: tuple[tuple[int, str], ...] = ()  # (driver position, "limit"|"offset"): see passes/limits.py
     session: tuple[tuple[int, str], ...] = ()  # (driver position, "changes"|...): see passes/functions.py
     json_typed: tuple[int, ...] = ()  # result columns holding JSON-encoded SQL values: see passes/json.py
+    after: tuple[str, ...] = ()  # driver statements to run right after this DDL: see passes/ddl.py
+    upsert_update: bool = False  # PostgreSQL ON CONFLICT DO UPDATE of an SQLite upsert: see passes/conflicts.py
 
 
 def translate(sql: str, ctx: Context) -> Translation:
@@ -133,6 +135,8 @@ def _translate(sql: str, ctx: Context) -> Translation:
         clamps=_clamps(marks, ctx.facts.get("clamps")),
         session=tuple((position, mark) for position, mark in enumerate(marks) if isinstance(mark, str)),
         json_typed=ctx.facts.get("json_typed", ()),  # type: ignore[arg-type]
+        upsert_update=bool(ctx.facts.get("upsert_update")),
+        after=tuple(ctx.facts.get("after", ())),  # type: ignore[arg-type]
     )
 
 

@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+# The server column holding SQLite's implicit rowid of an ordinary table without
+# an INTEGER PRIMARY KEY (translate/passes/rowid.py): never shown as a column.
+HIDDEN_ROWID = "hdb_rowid"
+
 
 class SchemaView(Protocol):
     """Read-only questions about the namespace's SQLite schema (the shadow catalog)."""
@@ -19,6 +23,18 @@ class SchemaView(Protocol):
 
     def rowid_column(self, table: str) -> str | None:
         """The INTEGER PRIMARY KEY column of a rowid table, if it has one."""
+        ...
+
+    def relation_kind(self, table: str) -> str | None:
+        """"table", "without_rowid", "view", "virtual", "shadow", or None if unknown."""
+        ...
+
+    def implicit_rowid(self, table: str) -> bool:
+        """True for an ordinary rowid table without a rowid alias (it has HIDDEN_ROWID)."""
+        ...
+
+    def star_columns(self, table: str) -> list[tuple[str, bool, bool]]:
+        """(name, generated, quoted in its DDL) per column ``SELECT *`` shows, in order; [] if unknown."""
         ...
 
 

@@ -196,6 +196,10 @@ class _Table:
         shadow = self.conn._shadow
         self.cols = [c[0] for c in shadow.columns(table)]
         self.rid = shadow.rowid_column(table)
+        self.implicit = self.rid is None and shadow.implicit_rowid(table)
+        if self.implicit:  # the hidden rowid, read and written as SQLite's unquoted rowid
+            self.rid = "rowid"
+            self.cols.append(self.rid)
         if self.rid is not None:
             self.keys = [self.rid]
         else:
@@ -208,11 +212,15 @@ class _Table:
 
     # -- rows -------------------------------------------------------------------
 
+    def _q(self, column: str) -> str:
+        """A column name as SQL text (the implicit rowid unquoted: see translate/passes/rowid.py)."""
+        return column if self.implicit and column == self.rid else qi(column)
+
     def _key_where(self, qualifier: str, first: int) -> str:
-        return " AND ".join(f"{qi(qualifier)}.{qi(k)} = :__hdb_p{first + i}" for i, k in enumerate(self.keys))
+        return " AND ".join(f"{qi(qualifier)}.{self._q(k)} = :__hdb_p{first + i}" for i, k in enumerate(self.keys))
 
     def read(self, key: Sequence[Any]) -> tuple | None:
-        cols = ", ".join(qi(c) for c in self.cols)
+        cols = ", ".join(self._q(c) for c in self.cols)
         text = f"SELECT {cols} FROM {qi(self.table)} WHERE {self._key_where(self.table, 1)}"
         rows = sqlrun.run(self.conn, text, list(key))[1]
         return rows[0] if rows else None
@@ -234,7 +242,7 @@ class _Table:
         src = qi(self.table) + (f" AS {qi(alias)}" if alias else "")
         where = tree.args.get("where")
         cond = f" WHERE {where.this.sql(dialect='sqlite')}" if where is not None else ""
-        keysel = ", ".join(f"{qi(qual)}.{qi(k)}" for k in self.keys)
+        keysel = ", ".join(f"{qi(qual)}.{self._q(k)}" for k in self.keys)
         ctes = tree.args.get("with_") or tree.args.get("with")
         head = ctes.sql(dialect="sqlite") + " " if ctes is not None else ""
         rows = self.runner.bridge.query(f"{head}SELECT {keysel} FROM {src}{cond} ORDER BY {keysel}", values)
@@ -290,7 +298,7 @@ class _Table:
         keys, src = self._keys(tree, values)
         sets = {e.this.name.lower(): e.expression for e in tree.expressions if isinstance(e, exp.EQ)}
         qual = tree.this.alias or self.table
-        exprs = [sets[c.lower()].sql(dialect="sqlite") if c.lower() in sets else f"{qi(qual)}.{qi(c)}"
+        exprs = [sets[c.lower()].sql(dialect="sqlite") if c.lower() in sets else f"{qi(qual)}.{self._q(c)}"
                  for c in self.cols]
         key_moves = any(k.lower() in sets for k in self.keys) or (
             self.rid is not None and any(n in sets for n in _ROWID))
@@ -363,7 +371,7 @@ class _Table:
                                        self.conn._backend.dialect)
         target = tree.this
         names = [i.name.lower() for i in target.expressions] if isinstance(target, exp.Schema) else \
-            [c.lower() for c in self.cols]
+            [c.lower() for c in self.cols if not (self.implicit and c == self.rid)]
         source = tree.expression
         before = any(t.timing == "BEFORE" for t in fired)
         need_values = before or self.rid is None

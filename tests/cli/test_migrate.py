@@ -152,3 +152,22 @@ def test_usage_errors(server, source, cli, tmp_path):
     assert cli("migrate", source, "--to", "ftp://x/y").code == 2
     r = cli("migrate", source)  # no --to and HERMES_DB_URL is the server: fine
     assert r.code == 0, r.err
+
+
+def test_implicit_rowids_carry_over(server, cli):
+    """A table without an INTEGER PRIMARY KEY keeps its rowids (gaps, order) on the server."""
+    path = server.path("rowids.db")
+    src = sqlite3.connect(path)
+    src.execute("CREATE TABLE sessions (id TEXT PRIMARY KEY, title TEXT)")
+    src.executemany("INSERT INTO sessions (rowid, id, title) VALUES (?, ?, ?)", [(7, "b", "x"), (3, "a", "y"), (20, "c", None)])
+    src.commit()
+    expected = src.execute("SELECT rowid, * FROM sessions ORDER BY rowid").fetchall()
+    src.close()
+    assert cli("migrate", path, "--to", server.url).code == 0
+    conn = server.connect(path)
+    try:
+        assert conn.execute("SELECT rowid, * FROM sessions ORDER BY rowid").fetchall() == expected
+        assert conn.execute("SELECT * FROM sessions ORDER BY rowid").fetchall() == [row[1:] for row in expected]
+        assert conn.execute("INSERT INTO sessions VALUES ('d', NULL)").lastrowid == 21
+    finally:
+        conn.close()

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..._stdlib import sqlite3
+from ...translate.context import HIDDEN_ROWID
 from . import fidelity
 from .checksum import Checksum
 from .meter import Meter
@@ -198,8 +199,9 @@ class Migration:
             meter.done -= state.checksum.rows  # resumed rows are not this run's throughput
             meter.total -= state.checksum.rows
         checksum, last, rows, size = state.checksum, state.hwm, [], 0
+        keep_rowid = len(self._written_columns(table)) > len(table.columns)
         for key, row in self.src.rows(table, state.hwm):
-            rows.append(row)
+            rows.append((key[0], *row) if keep_rowid else row)
             size += checksum.add(row)
             last = key
             if len(rows) >= self.batch or size >= MAX_BATCH_BYTES:
@@ -209,11 +211,19 @@ class Migration:
         self._flush(table, rows, last, checksum, True)
         meter.advance(len(rows), table.name)
 
+    def _written_columns(self, table: Table) -> list[str]:
+        """The source rowids of a table without a rowid alias go to its hidden column,
+        so ``ORDER BY rowid`` reads the rows as it did in the file."""
+        assert self.writer is not None
+        if table.implicit_rowid and self.writer.has_column(table.name, HIDDEN_ROWID):
+            return [HIDDEN_ROWID, *table.columns]
+        return table.columns
+
     def _flush(self, table: Table, rows: list[tuple], last: Any, checksum: Checksum, done: bool) -> None:
         assert self.writer is not None
         try:
             with self.writer.transaction():
-                self.writer.write(table.name, table.columns, rows)
+                self.writer.write(table.name, self._written_columns(table), rows)
                 self.progress.record(table.name, last, checksum, done)
         except Exception as exc:
             raise MigrationError(f"copying table {table.name} failed near key {last}: {_one_line(exc)}") from None
@@ -264,6 +274,8 @@ class Migration:
                 self.writer.continue_ids(table.name, table.rowid_alias, last)
                 if last:
                     self.report.ids.append((table.name, last))
+            elif table.implicit_rowid and self.writer.has_column(table.name, HIDDEN_ROWID):
+                self.writer.continue_ids(table.name, HIDDEN_ROWID, self.src.next_id(table))
 
     def copy_header(self) -> None:
         """What SQLite keeps in the file header and applications read back:

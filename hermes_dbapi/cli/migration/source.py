@@ -39,6 +39,11 @@ class Table:
     rowid_alias: str | None
     parents: set[str] = field(default_factory=set)  # tables its foreign keys reference
 
+    @property
+    def implicit_rowid(self) -> bool:
+        """An ordinary rowid table without an alias: its rowids go to the hidden column."""
+        return self.key == ["rowid"] and self.rowid_alias is None
+
 
 @dataclass
 class Virtual:
@@ -199,7 +204,9 @@ class Snapshot:
     def next_id(self, table: Table) -> int:
         """The highest id SQLite would never hand out again: max(rowid) and sqlite_sequence."""
         if table.rowid_alias is None:
-            return 0
+            if not table.implicit_rowid:
+                return 0
+            return int(self.db.execute(f"SELECT max(rowid) FROM {quote_ident(table.name)}").fetchone()[0] or 0)
         high = self.db.execute(f"SELECT max(rowid) FROM {quote_ident(table.name)}").fetchone()[0] or 0
         try:
             seq = self.db.execute("SELECT seq FROM sqlite_sequence WHERE name = ?", (table.name,)).fetchone()

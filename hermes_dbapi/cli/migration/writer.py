@@ -51,6 +51,10 @@ class Writer:
             raise LookupError(f"table {table!r} does not exist in namespace {self.target.name}")
         return found[0]
 
+    def has_column(self, table: str, column: str) -> bool:
+        found = self._names.get(table.lower())
+        return found is not None and column.lower() in found[1]
+
     def server_columns(self, table: str, columns: Sequence[str]) -> list[tuple[str, str]]:
         known = self._names[table.lower()][1]
         missing = [c for c in columns if c.lower() not in known]

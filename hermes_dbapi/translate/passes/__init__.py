@@ -12,7 +12,7 @@ from typing import Callable
 from sqlglot import exp
 
 from ..context import Context
-from . import arithmetic, conflicts, ctes, datetime, ddl, functions, json, limits, pg_types, queries, rowid, strings
+from . import arithmetic, conflicts, ctes, datetime, ddl, functions, json, limits, pg_types, queries, rowid, stars, strings
 
 Pass = Callable[[exp.Expression, Context], exp.Expression]
 
@@ -39,11 +39,12 @@ _SQL: list[Pass] = [
     ctes.recursive_anchor_types,
 ]
 _PG_ONLY: list[Pass] = [
+    stars.hide_rowid,
     pg_types.untyped_params,
     pg_types.bool_results,
     strings.pg_escaped_literals,
 ]
-_MYSQL_ONLY: list[Pass] = [ctes.dml_ctes, limits.limited_in_subqueries]
+_MYSQL_ONLY: list[Pass] = [stars.hide_rowid, ctes.dml_ctes, limits.limited_in_subqueries]
 
 PASSES: dict[str, list[Pass]] = {
     "postgres": [*_COMMON, *_SQL, *_PG_ONLY],

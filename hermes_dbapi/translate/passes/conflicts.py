@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from ..context import Context
+from ..context import HIDDEN_ROWID, Context
 
 
 def _table_name(insert: exp.Insert) -> str:
@@ -80,6 +80,14 @@ def _all_columns(ctx: Context, table: str) -> list[str]:
     return [name for name, _declared, _keyed in ctx.schema.columns(table)]
 
 
+def _new_rowid(ctx: Context, table: str) -> list[exp.Expression]:
+    """SQLite's REPLACE inserts a new row: a table without a rowid alias gets a new rowid."""
+    if not ctx.schema.implicit_rowid(table):
+        return []
+    hidden = exp.to_identifier(HIDDEN_ROWID, quoted=True)
+    return [exp.EQ(this=exp.column(hidden), expression=exp.column(hidden.copy(), table="excluded"))]
+
+
 def insert_or(tree: exp.Expression, ctx: Context) -> exp.Expression:
     """``INSERT OR IGNORE`` / ``INSERT OR REPLACE`` in the backend's words."""
     if not isinstance(tree, exp.Insert):
@@ -115,11 +123,13 @@ def insert_or(tree: exp.Expression, ctx: Context) -> exp.Expression:
         expressions=[
             exp.EQ(this=exp.column(c), expression=exp.column(c, table="excluded"))
             for c in _all_columns(ctx, table)
-        ],
+        ]
+        + _new_rowid(ctx, table),
     )
     if predicate is not None:
         conflict.set("index_predicate", exp.Where(this=predicate.copy()))
     tree.set("conflict", conflict)
+    ctx.facts["replace"] = True  # this DO UPDATE stands for an insert: see upsert()
     return tree
 
 
@@ -135,6 +145,8 @@ def upsert(tree: exp.Expression, ctx: Context) -> exp.Expression:
         if keys:
             conflict.set("conflict_keys", [k.copy() for k in keys])
         _qualify(conflict, tree)
+        if "UPDATE" in str(conflict.args.get("action") or "").upper() and not ctx.facts.get("replace"):
+            ctx.facts["upsert_update"] = True  # an updated row is no insert: lastrowid stays (connection.py)
         return tree
     action = str(conflict.args.get("action") or "").upper()
     table = _table_name(tree)
