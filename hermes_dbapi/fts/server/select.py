@@ -28,6 +28,7 @@ from . import sqlrun
 from .index import ServerIndex
 from .spec import FtsSpec
 from .storage import Storage
+from .undecodable import Stash
 
 if TYPE_CHECKING:
     from ...connection import Connection
@@ -234,8 +235,9 @@ def text_source(conn: "Connection", storage: Storage):
     return fetch
 
 
-def evaluate(conn: "Connection", ref: Ref, storage: Storage, values: Sequence[Any]) -> list[tuple]:
-    """(rowid, rank, aux values...) of every row the MATCH selects."""
+def evaluate(conn: "Connection", ref: Ref, storage: Storage, values: Sequence[Any],
+             stash: Stash | None = None) -> list[tuple]:
+    """(rowid, rank, aux values...) of every row the MATCH selects (``stash``: see ``undecodable``)."""
     index = ServerIndex(storage, text_source(conn, storage))
     if len(ref.match) > 1:
         raise errors.not_supported("more than one MATCH on one FTS table", "server")
@@ -257,7 +259,10 @@ def evaluate(conn: "Connection", ref: Ref, storage: Storage, values: Sequence[An
         rows = []
         for r in rowids:
             rank = None if scorer is None or ev.special else scorer.score(r)
-            rows.append((r, rank, *[_aux(ev, scorer, r, n, a) for (n, _x), a in zip(ref.aux, args)]))
+            aux = [_aux(ev, scorer, r, n, a) for (n, _x), a in zip(ref.aux, args)]
+            if stash is not None:
+                aux = [stash.put(v) for v in aux]
+            rows.append((r, rank, *aux))
         return rows
     except FtsError as exc:
         raise errors.operational(exc.message) from None
@@ -324,7 +329,7 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
 
 
 def rewrite(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], values: Sequence[Any],
-            storages: dict[str, Storage]) -> str:
+            storages: dict[str, Storage], stash: Stash | None = None) -> str:
     """The statement with every FTS reference replaced; SQLite text with markers."""
     refs = find_refs(tree, specs)
     take_matches(tree, refs)
@@ -332,7 +337,7 @@ def rewrite(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec],
     expand_stars(tree, refs, conn._shadow)
     for number, ref in enumerate(refs):
         storage = storages[ref.spec.name.lower()]
-        hits = evaluate(conn, ref, storage, values) if ref.match else None
+        hits = evaluate(conn, ref, storage, values, stash) if ref.match else None
         if hits is None and ref.aux:
             raise errors.operational(f"unable to use function {ref.aux[0][0]} in the requested context")
         _order_like_fts5(ref)

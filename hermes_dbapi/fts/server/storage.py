@@ -255,6 +255,16 @@ class Storage:
         got = self._q(f"SELECT MAX(id) FROM {table}")[0][0]
         return int(got) if got is not None else 0
 
+    def existing(self, rowids: Sequence[int]) -> set[int]:
+        """The subset of ``rowids`` the table holds."""
+        table = self.content if self.spec.contentful else self.docsize
+        out: set[int] = set()
+        for start in range(0, len(rowids), _CHUNK):
+            chunk = list(rowids[start : start + _CHUNK])
+            marks = ", ".join(["%s"] * len(chunk))
+            out.update(int(r[0]) for r in self._q(f"SELECT id FROM {table} WHERE id IN ({marks})", chunk))
+        return out
+
     def has_rowid(self, rowid: int) -> bool:
         table = self.content if self.spec.contentful else self.docsize
         return bool(self._q(f"SELECT 1 FROM {table} WHERE id = %s", (rowid,)))

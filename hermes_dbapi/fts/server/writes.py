@@ -50,15 +50,22 @@ def source_rows(bridge: "FtsBridge", source: exp.Expression, values: Sequence[An
     return bridge.query(source.sql(dialect="sqlite"), values)
 
 
-def insert(bridge: "FtsBridge", tree: exp.Insert, spec: FtsSpec, values: Sequence[Any]) -> tuple[int, int | None]:
+def insert(bridge: "FtsBridge", tree: exp.Insert, spec: FtsSpec, values: Sequence[Any],
+           rows: Sequence[tuple] | None = None) -> tuple[int, int | None]:
+    """Index the INSERT's rows (``rows``: already computed, for executemany)."""
     storage = bridge.storage(spec)
     target = tree.this
     names = [i.name for i in target.expressions] if isinstance(target, exp.Schema) else list(spec.columns)
     replace = (tree.args.get("alternative") or "").upper() == "REPLACE"
     count, last = 0, None
     pending: list[tuple[int, list[Any]]] = []
-    next_rowid: int | None = None
-    for row in source_rows(bridge, tree.expression, values):
+    queued: set[int] = set()  # rowids in ``pending``
+    top: int | None = None  # the table's largest rowid, read once, then kept up to date
+    source = source_rows(bridge, tree.expression, values) if rows is None else rows
+    rowid_at = next((i for i, n in enumerate(names) if n.lower() in ROWID_NAMES
+                     and spec.column_index(n.lower()) is None), None)
+    stored = _stored_rowids(storage, source, rowid_at) if spec.contentful and len(source) > 1 else None
+    for row in source:
         command, rowid, cols = None, None, [None] * len(spec.columns)
         for name, value in zip(names, row):
             low = name.lower()
@@ -77,25 +84,42 @@ def insert(bridge: "FtsBridge", tree: exp.Insert, spec: FtsSpec, values: Sequenc
         count += 1
         if command is not None:
             storage.insert_rows(pending)
-            pending = []
+            pending, queued, top, stored = [], set(), None, None
             _command(bridge, storage, str(command), rowid)
             last = 0
             continue
         if rowid is None:
-            if next_rowid is None:
-                next_rowid = storage.max_rowid() + 1
-            rowid = next_rowid
-        if spec.contentful and (storage.has_rowid(rowid) or any(r == rowid for r, _v in pending)):
+            if top is None:
+                top = max([storage.max_rowid(), *queued])
+            rowid = top + 1
+        exists = rowid in stored if stored is not None else storage.has_rowid(rowid)
+        if spec.contentful and (rowid in queued or exists):
             if not replace:
                 raise errors.make(sqlite3.IntegrityError, "constraint failed", "SQLITE_CONSTRAINT")
             storage.insert_rows(pending)
-            pending = []
+            pending, queued = [], set()
             storage.delete_rows([rowid])
-        next_rowid = max(next_rowid or 0, rowid + 1)
+            if stored is not None:
+                stored.discard(rowid)
+        if top is not None:
+            top = max(top, rowid)
         pending.append((rowid, cols))
+        queued.add(rowid)
         last = rowid
     storage.insert_rows(pending)
     return count, last
+
+
+def _stored_rowids(storage: Storage, rows: Sequence[tuple], at: int | None) -> set[int]:
+    """Which of the rows' explicit rowids the table already holds (one query)."""
+    wanted = set()
+    for row in rows:
+        value = row[at] if at is not None and at < len(row) else None
+        try:
+            wanted.add(int(value if isinstance(value, int) else str(value)))
+        except (TypeError, ValueError):
+            continue
+    return storage.existing(sorted(wanted)) if wanted and at is not None else set()
 
 
 def _command(bridge: "FtsBridge", storage: Storage, command: str, rowid: int | None) -> None:
