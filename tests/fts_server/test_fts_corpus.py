@@ -24,11 +24,18 @@ from .server_corpus import COLUMNS, CORPUS, TABLES, corpus_documents, ddl, table
 RANK_ORDER_BAR = 0.95
 
 
-def _run(conn, sql: str, params: tuple) -> list[tuple] | tuple[str, str]:
+def _run(conn, sql: str, params: tuple, text_factory=str) -> list[tuple] | tuple[str, str]:
+    conn.text_factory = text_factory
     try:
         return conn.execute(sql, params).fetchall()
     except std.Error as exc:
         return (type(exc).__name__, str(exc))
+    finally:
+        conn.text_factory = str
+
+
+def _escaped(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
 
 
 def _load(conn, name: str) -> None:
@@ -69,12 +76,15 @@ def test_corpus_against_sqlite(backend, tmp_path, name: str) -> None:
     mismatched_aux: list[str] = []
     reordered: list[tuple[str, float]] = []
     queries = table_queries(name)
-    rows_seen = 0
+    rows_seen = undecodable = 0
     for number, query in enumerate(queries):
         scol, opn, close, ellipsis, ntok = snippet_args[number % len(snippet_args)]
         hcol = number % len(COLUMNS)
         params = (hcol, opn, close, scol, opn, close, ellipsis, ntok, query)
         want, got = _run(ref, sql, params), _run(shim, sql, params)
+        if isinstance(want, tuple) and want[1].startswith("Could not decode") and got == want:
+            undecodable += 1  # snippet() cut a character: same error; now compare the rows as bytes
+            want, got = _run(ref, sql, params, _escaped), _run(shim, sql, params, _escaped)
         if isinstance(want, tuple) or isinstance(got, tuple):
             if got != want:
                 mismatched_sets.append(f"{query!r}: sqlite {want!r:.200} shim {got!r:.200}")
@@ -99,7 +109,8 @@ def test_corpus_against_sqlite(backend, tmp_path, name: str) -> None:
     same_order = 1 - len(reordered) / len(queries)
     print(f"\n[fts corpus {backend.name} {name}] {len(queries)} queries over {len(corpus_documents())} documents, "
           f"{rows_seen} result rows: result sets identical {len(queries) - len(mismatched_sets)}/{len(queries)}, "
-          f"rank order identical {same_order:.2%}, snippet/highlight mismatches {len(mismatched_aux)}"
+          f"rank order identical {same_order:.2%}, snippet/highlight mismatches {len(mismatched_aux)} "
+          f"({undecodable} queries with snippets SQLite cuts inside a character)"
           + "".join(f"\n  reordered {q!r}: kendall tau {tau:.4f}" for q, tau in reordered))
     assert not mismatched_sets, "\n".join(mismatched_sets[:20])
     assert not mismatched_aux, "\n".join(mismatched_aux[:20])

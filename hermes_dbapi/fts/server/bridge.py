@@ -113,7 +113,7 @@ class FtsBridge:
         if target is None and fts and isinstance(tree, exp.Query):
             stash = Stash()
             names, rows = self.query_tree(tree, values, sql, found, stash)
-            rows, check = stash.restore(names, rows, self.conn.text_factory)
+            rows, check = stash.restore(names, rows, self.conn)
             raw = cursor._raw_cursor()
             raw.load(names, rows, check)
             cursor._set_result(names, -1, self.conn._last_rowid)

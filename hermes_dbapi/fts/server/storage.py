@@ -220,6 +220,16 @@ class Storage:
             merged.setdefault(int(rowid), set()).update(int(p) for p in str(pos).split(",") if p)
         return {r: sorted(merged[r]) for r in sorted(merged)}
 
+    def all_postings(self) -> dict[tuple[bytes, int], str]:
+        """Every stored posting: (term bytes, rowid) -> encoded positions."""
+        rows = self._q(f"SELECT term, full_term, id, pos FROM {self.idx}")
+        return {(bytes(full) if full is not None else bytes(key), int(rowid)): str(pos)
+                for key, full, rowid, pos in rows}
+
+    def all_sizes(self) -> dict[int, bytes]:
+        """Every row's stored docsize blob."""
+        return {int(rowid): bytes(sz) for rowid, sz in self._q(f"SELECT id, sz FROM {self.docsize}")}
+
     def stats(self) -> tuple[int, int]:
         rows, total = self._q(f"SELECT COUNT(*), COALESCE(SUM(total), 0) FROM {self.docsize}")[0]
         return int(rows), int(total)

@@ -5,8 +5,8 @@ offsets), and sqlite3 then refuses to fetch that value: ``OperationalError:
 Could not decode to UTF-8 column '...' with text '...'`` when the row is
 fetched (and again on every later fetch).  Server text cannot hold those
 bytes, so the server gets a per-statement key instead and the bridge puts
-the value back: converted by a non-``str`` ``text_factory``, or raising
-sqlite3's error when the row is fetched.
+the value back (given to a non-``str`` ``text_factory`` as the raw bytes, or
+raising sqlite3's error when the row is fetched).
 """
 
 from __future__ import annotations
@@ -41,29 +41,28 @@ class Stash:
         return key
 
     def restore(self, names: Sequence[str] | None, rows: list[tuple],
-                text_factory: Any) -> tuple[list[tuple], Callable[[tuple], None] | None]:
-        """(rows with the values back, the per-row check to give the raw cursor)."""
+                conn: Any) -> tuple[list[tuple], Callable[[tuple], None] | None]:
+        """(rows with the values back, the per-row check to give the raw cursor).
+
+        The check raises sqlite3's error while ``conn.text_factory`` is ``str``
+        as the row is fetched; another factory gets the raw bytes (cursor.py)."""
         if not self.values or names is None:
             return rows, None
         values = self.values
         out = []
         for row in rows:
             if any(type(v) is str and v in values for v in row):
-                row = tuple(_back(values[v], text_factory) if type(v) is str and v in values else v for v in row)
+                row = tuple(values[v] if type(v) is str and v in values else v for v in row)
             out.append(row)
-        if text_factory is not str:
-            return out, None
 
         def check(row: tuple) -> None:
+            if conn.text_factory is not str:
+                return
             for i, v in enumerate(row):
                 if undecodable(v):
                     raise errors.operational(message(names[i], v))
 
         return out, check
-
-
-def _back(value: str, text_factory: Any) -> Any:
-    return value if text_factory is str else text_factory(value.encode("utf-8", "surrogateescape"))
 
 
 def message(column: str, value: str) -> str:
