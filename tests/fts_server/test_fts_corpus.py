@@ -71,6 +71,9 @@ def test_corpus_against_sqlite(backend, tmp_path, name: str) -> None:
     _load(shim, name)
     sql = (f"SELECT rowid, rank, highlight({name}, ?, ?, ?), snippet({name}, ?, ?, ?, ?, ?) "
            f"FROM {name} WHERE {name} MATCH ? ORDER BY rank")
+    # DISTINCT (rowids are unique anyway) makes the shim compute snippets for every match up front
+    # instead of for the returned rows only: both paths are compared
+    eager_sql = sql.replace("SELECT ", "SELECT DISTINCT ", 1)
     snippet_args = CORPUS["snippet_args"]
     mismatched_sets: list[str] = []
     mismatched_aux: list[str] = []
@@ -81,10 +84,11 @@ def test_corpus_against_sqlite(backend, tmp_path, name: str) -> None:
         scol, opn, close, ellipsis, ntok = snippet_args[number % len(snippet_args)]
         hcol = number % len(COLUMNS)
         params = (hcol, opn, close, scol, opn, close, ellipsis, ntok, query)
-        want, got = _run(ref, sql, params), _run(shim, sql, params)
+        text = eager_sql if number % 4 == 3 else sql
+        want, got = _run(ref, text, params), _run(shim, text, params)
         if isinstance(want, tuple) and want[1].startswith("Could not decode") and got == want:
             undecodable += 1  # snippet() cut a character: same error; now compare the rows as bytes
-            want, got = _run(ref, sql, params, _escaped), _run(shim, sql, params, _escaped)
+            want, got = _run(ref, text, params, _escaped), _run(shim, text, params, _escaped)
         if isinstance(want, tuple) or isinstance(got, tuple):
             if got != want:
                 mismatched_sets.append(f"{query!r}: sqlite {want!r:.200} shim {got!r:.200}")

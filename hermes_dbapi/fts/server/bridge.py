@@ -145,6 +145,8 @@ class FtsBridge:
                    stash: Stash | None = None):
         text = select.rewrite(self.conn, tree, self.specs, values, self._all_storages(), stash)
         server_names, rows = sqlrun.run(self.conn, text, values)
+        for deferred in stash.deferred if stash is not None else ():
+            rows = deferred.fill(rows, stash)
         names = self.conn._shadow.result_names(sql, found.count, found.names)
         if names is None or server_names is None or len(names) != len(server_names):
             names = server_names

@@ -32,6 +32,7 @@ class Stash:
     def __init__(self) -> None:
         self.prefix = f"\ufffehdb-{secrets.token_hex(8)}-"
         self.values: dict[str, str] = {}
+        self.deferred: list[Any] = []  # select.Deferred: snippet()/highlight() of the returned rows
 
     def put(self, value: Any) -> Any:
         if not undecodable(value):
