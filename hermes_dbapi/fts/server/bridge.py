@@ -245,7 +245,7 @@ class FtsBridge:
         """
         conn = self.conn
         self._refresh()
-        if not items or self.triggers:
+        if not items:
             return False
         conn._raise_sqlite_error(sql)
         found = scan(sql)
@@ -253,7 +253,8 @@ class FtsBridge:
             tree = sqlglot.parse_one(found.sql, read="sqlite")
         except sqlglot.errors.ParseError:
             return False
-        spec = self.specs.get(target_table(tree).lower()) if isinstance(tree, exp.Insert) else None
+        target = target_table(tree).lower() if isinstance(tree, exp.Insert) else ""
+        spec = self.specs.get(target) if target not in self.triggers else None
         source = tree.expression if spec is not None else None
         if (spec is None or tree.args.get("returning") or not isinstance(source, exp.Values)
                 or len(source.expressions) != 1):

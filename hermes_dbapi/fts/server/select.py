@@ -19,6 +19,7 @@ import sqlglot
 from sqlglot import exp
 
 from ... import errors
+from ...backends import pg_text
 from ...translate.params import marker_index
 from ..engine import Evaluation, search
 from ..errors import FtsError
@@ -358,6 +359,15 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
     suffix = "" if pg else " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
     backend.query(f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} (rid BIGINT, rnk {real}{aux_cols}){suffix}")
     backend.query(f"DELETE FROM {name}")
+    if pg and hits:  # one statement, a few array parameters: no per-value placeholders to parse
+        types = ["bigint", "float8"] + ["float8" if k == "f" else "text" for k in kinds]
+        columns = [list(c) for c in zip(*hits)]
+        for i, k in enumerate(kinds):
+            if k == "t":
+                columns[2 + i] = [pg_text.encode(v) if type(v) is str else v for v in columns[2 + i]]
+        arrays = ", ".join(f"%s::{t}[]" for t in types)
+        backend.query(f"INSERT INTO {name} SELECT * FROM unnest({arrays})", columns)
+        return name
     width = 2 + len(kinds)
     for start in range(0, len(hits), 500):
         chunk = hits[start : start + 500]

@@ -212,13 +212,18 @@ class Storage:
                 rows = self._q(
                     f"SELECT term, full_term, id, pos FROM {self.idx} WHERE term >= %s AND term < %s", (low, high)
                 )
-        merged: dict[int, set[int]] = {}
+        merged: dict[int, list[int]] = {}
         for key, full, rowid, pos in rows:
-            actual = bytes(full) if full is not None else bytes(key)
-            if (actual != raw) if not prefix else not actual.startswith(raw):
-                continue
-            merged.setdefault(int(rowid), set()).update(int(p) for p in str(pos).split(",") if p)
-        return {r: sorted(merged[r]) for r in sorted(merged)}
+            if full is not None or prefix:
+                actual = bytes(full) if full is not None else bytes(key)
+                if (actual != raw) if not prefix else not actual.startswith(raw):
+                    continue
+            plist = sorted(set(map(int, pos.split(",")))) if pos else []
+            rid = int(rowid)
+            if rid in merged:  # the same row under several index keys (prefix scans)
+                plist = sorted(set(merged[rid]) | set(plist))
+            merged[rid] = plist
+        return {r: merged[r] for r in sorted(merged)}
 
     def all_postings(self) -> dict[tuple[bytes, int], str]:
         """Every stored posting: (term bytes, rowid) -> encoded positions."""
@@ -236,6 +241,9 @@ class Storage:
 
     def sizes(self, rowids: Sequence[int]) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
+        if self.kind == "postgres":  # one array parameter rather than chunks of placeholders
+            rows = self._q(f"SELECT id, sz FROM {self.docsize} WHERE id = ANY(%s::bigint[])", [list(rowids)])
+            return {int(rowid): read_varints(bytes(sz)) for rowid, sz in rows}
         for start in range(0, len(rowids), _CHUNK):
             chunk = list(rowids[start : start + _CHUNK])
             marks = ", ".join(["%s"] * len(chunk))
