@@ -11,6 +11,7 @@ ORDER BY, LIMIT) is the application's own SQL, translated as usual.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -368,12 +369,27 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
         arrays = ", ".join(f"%s::{t}[]" for t in types)
         backend.query(f"INSERT INTO {name} SELECT * FROM unnest({arrays})", columns)
         return name
+    if not kinds:  # rowid and rank only: numbers written as literals, no driver escaping per value
+        for start in range(0, len(hits), 2000):
+            chunk = hits[start : start + 2000]
+            backend.query(f"INSERT INTO {name} VALUES " + ", ".join(f"({_number_sql(r)}, {_number_sql(k)})"
+                                                                     for r, k in chunk))
+        return name
     width = 2 + len(kinds)
     for start in range(0, len(hits), 500):
         chunk = hits[start : start + 500]
         one = "(" + ", ".join(["%s"] * width) + ")"
         backend.query(f"INSERT INTO {name} VALUES " + ", ".join([one] * len(chunk)), [v for r in chunk for v in r])
     return name
+
+
+def _number_sql(value: int | float | None) -> str:
+    """An SQL literal for a rowid or a bm25 score (repr: the shortest text that reads back exactly)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"not a finite score: {value!r}")
+    return repr(int(value)) if isinstance(value, int) else repr(float(value))
 
 
 def rewrite(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], values: Sequence[Any],

@@ -244,10 +244,9 @@ class Storage:
         if self.kind == "postgres":  # one array parameter rather than chunks of placeholders
             rows = self._q(f"SELECT id, sz FROM {self.docsize} WHERE id = ANY(%s::bigint[])", [list(rowids)])
             return {int(rowid): read_varints(bytes(sz)) for rowid, sz in rows}
-        for start in range(0, len(rowids), _CHUNK):
-            chunk = list(rowids[start : start + _CHUNK])
-            marks = ", ".join(["%s"] * len(chunk))
-            for rowid, sz in self._q(f"SELECT id, sz FROM {self.docsize} WHERE id IN ({marks})", chunk):
+        for start in range(0, len(rowids), 2000):  # rowids are ints: literals, no escaping per value
+            listed = ", ".join(str(int(r)) for r in rowids[start : start + 2000])
+            for rowid, sz in self._q(f"SELECT id, sz FROM {self.docsize} WHERE id IN ({listed})"):
                 out[int(rowid)] = read_varints(bytes(sz))
         return out
 
