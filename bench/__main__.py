@@ -11,9 +11,9 @@ import sys
 import tempfile
 import time
 
-from . import cache, common, contention, memory, overhead, report, workload
+from . import cache, common, contention, fts, memory, overhead, report, workload
 
-SECTIONS = ("overhead", "cache", "workload", "contention", "memory")
+SECTIONS = ("overhead", "cache", "workload", "contention", "memory", "fts")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
         if "memory" in args.only:
             results = section("memory", memory.run, servers, workdir, args.quick)
             print(report.memory(results, verdicts), flush=True)
+        if "fts" in args.only:
+            results = section("fts", fts.run, servers, workdir, args.quick)
+            print(report.fts(results, verdicts), flush=True)
     finally:
         for server in servers:
             common.drop_namespaces(server)

@@ -8,7 +8,7 @@ import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-PREFIX = "hdbbench_"
+PREFIX = os.environ.get("HDBBENCH_PREFIX", "hdbbench_")  # a run's namespaces; cleanup drops them all
 SERVERS = {
     "postgres": os.environ.get("HDBBENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/test"),
     "mariadb": os.environ.get("HDBBENCH_MYSQL_URL", "mysql://root@127.0.0.1:3306/test"),

@@ -118,3 +118,26 @@ def memory(results: list[dict], v: Verdicts) -> str:
                      r["ratio"], bar])
     return table("5. Peak RSS growth fetching 100,000 rows (MiB, fresh process each)",
                  ["server", "mode", "hermes MiB", "raw MiB", "ratio", "bar"], rows)
+
+
+def fts(result: dict, v: Verdicts) -> str:
+    servers = [s for s in result["queries"][0]["ratio"]] if result["queries"] else []
+    rows = []
+    for q in result["queries"]:
+        rows.append([q["query"], q["form"], q["rows"], q["ms"]["sqlite"],
+                     *[x for s in servers for x in (q["ms"][s], q["ratio"][s])], "" if q["same_rows"] else "ROWS DIFFER"])
+    headers = ["query", "form", "rows", "sqlite ms"] + [h for s in servers for h in (f"{s} ms", f"{s} ×")] + [""]
+    setup = ", ".join(f"{k} {t:.0f} s" for k, t in result["setup_s"].items())
+    text = table(f"6. FTS5 MATCH latency on {result['messages']:,} messages (median of {result['rounds']} rounds; "
+                 "search = Hermes' join + snippet + ORDER BY rank LIMIT 20, bare = every matching rowid)",
+                 headers, rows)
+    for s in servers:
+        ratios = [q["ratio"][s] for q in result["queries"]]
+        geo = 1.0
+        for r in ratios:
+            geo *= r
+        geo **= 1 / len(ratios)
+        same = all(q["same_rows"] for q in result["queries"])
+        text += f"\n{s}: geometric mean {geo:.2f}× SQLite, worst {max(ratios):.2f}×"
+        v.mark(f"FTS rows identical {s}", same, "same row counts as SQLite", "same" if same else "differ")
+    return text + f"\nsetup (executemany + 'rebuild'): {setup}"

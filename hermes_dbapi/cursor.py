@@ -30,6 +30,15 @@ def _check_call(probe: Any, method: str, args: tuple, kwargs: dict, least: int, 
     check_call(probe, method, args, kwargs, least, most)
 
 
+def _utf8(text: str) -> bytes:
+    """The bytes SQLite would hand a text_factory.  Strings carrying raw bytes as
+    surrogate escapes (FTS5 snippets cut inside a character) give those bytes."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+
+
 class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
     """A server-backed cursor with the standard ``sqlite3.Cursor`` behaviour.
 
@@ -100,7 +109,7 @@ class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
         decode = None
         if text_factory is not str:
             def decode(values: tuple) -> tuple:
-                return tuple(text_factory(v.encode("utf-8", "surrogatepass")) if type(v) is str else v for v in values)
+                return tuple(text_factory(_utf8(v)) if type(v) is str else v for v in values)
 
         if factory is None:
             return decode

@@ -31,6 +31,7 @@ class RawCursor(ABC):
         self.lastrowid: int | None = None  # rowid of the last row inserted by the statement
         self.max_rowid: int | None = None  # highest rowid it inserted (PostgreSQL identity upkeep)
         self._buffered: list[tuple] | None = None
+        self._check: Any = None  # buffered rows: raises, before the row is consumed, as sqlite3 would
         self.json_typed: tuple[int, ...] = ()  # columns to decode (translate/passes/json.py), set by the caller
 
     def _typed(self, row: tuple | None) -> tuple | None:
@@ -43,25 +44,42 @@ class RawCursor(ABC):
                 values[index] = json.loads(values[index])
         return tuple(values)
 
-    def load(self, names: tuple[str, ...] | None, rows: list[tuple]) -> None:
-        """Serve ``rows`` as this cursor's result."""
+    def load(self, names: tuple[str, ...] | None, rows: list[tuple], check: Any = None) -> None:
+        """Serve ``rows`` as this cursor's result.
+
+        ``check(row)``, when given, runs as each row is fetched and may raise;
+        the row then stays unfetched (sqlite3 raises again on the next fetch)."""
         self.reset()
         self.names = names
         self._buffered = list(rows)
         self._buffered.reverse()
+        self._check = check
+
+    def _take(self, count: int) -> list[tuple]:
+        buffered = self._buffered
+        assert buffered is not None
+        count = min(count, len(buffered))
+        if self._check is None:
+            return [buffered.pop() for _ in range(count)]
+        out = []
+        for _ in range(count):
+            self._check(buffered[-1])
+            out.append(buffered.pop())
+        return out
 
     def fetchone(self) -> tuple | None:
         if self.names is None:
             return None
         if self._buffered is not None:
-            return self._buffered.pop() if self._buffered else None
+            got = self._take(1)
+            return got[0] if got else None
         return self._typed(self._fetchone()) if self.json_typed else self._fetchone()
 
     def fetchmany(self, size: int) -> list[tuple]:
         if self.names is None:
             return []
         if self._buffered is not None:
-            return [self._buffered.pop() for _ in range(min(size, len(self._buffered)))]
+            return self._take(size)
         if self.json_typed:
             return [self._typed(row) for row in self._fetchmany(size)]  # type: ignore[misc]
         return self._fetchmany(size)
@@ -70,6 +88,8 @@ class RawCursor(ABC):
         if self.names is None:
             return []
         if self._buffered is not None:
+            if self._check is not None:
+                return self._take(len(self._buffered))
             rows, self._buffered = self._buffered[::-1], []
             return rows
         if self.json_typed:

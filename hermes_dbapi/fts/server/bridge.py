@@ -20,6 +20,7 @@ from ...translate.params import scan
 from . import select, sqlrun, triggers, writes
 from .spec import FtsSpec, is_fts5_ddl, parse
 from .storage import Storage
+from .undecodable import Stash
 
 if TYPE_CHECKING:
     from ...connection import Connection
@@ -110,9 +111,11 @@ class FtsBridge:
         if target_name in self.triggers:
             return self._dml_with_triggers(cursor, sql, tree, target_name, values, keyword, parameters)
         if target is None and fts and isinstance(tree, exp.Query):
-            names, rows = self.query_tree(tree, values, sql, found)
+            stash = Stash()
+            names, rows = self.query_tree(tree, values, sql, found, stash)
+            rows, check = stash.restore(names, rows, self.conn)
             raw = cursor._raw_cursor()
-            raw.load(names, rows)
+            raw.load(names, rows, check)
             cursor._set_result(names, -1, self.conn._last_rowid)
             return True
         return False
@@ -138,9 +141,12 @@ class FtsBridge:
             text = select.rewrite(self.conn, tree, self.specs, values, self._all_storages())
         return sqlrun.run(self.conn, text, values)[1]
 
-    def query_tree(self, tree: exp.Expression, values: Sequence[Any], sql: str, found: Any):
-        text = select.rewrite(self.conn, tree, self.specs, values, self._all_storages())
+    def query_tree(self, tree: exp.Expression, values: Sequence[Any], sql: str, found: Any,
+                   stash: Stash | None = None):
+        text = select.rewrite(self.conn, tree, self.specs, values, self._all_storages(), stash)
         server_names, rows = sqlrun.run(self.conn, text, values)
+        for deferred in stash.deferred if stash is not None else ():
+            rows = deferred.fill(rows, stash)
         names = self.conn._shadow.result_names(sql, found.count, found.names)
         if names is None or server_names is None or len(names) != len(server_names):
             names = server_names
@@ -217,6 +223,9 @@ class FtsBridge:
             return False
         conn = self.conn
         total, kept = 0, cursor.lastrowid
+        items = list(items) if keyword == "INSERT" else items
+        if keyword == "INSERT" and self._many_insert(cursor, sql, items):
+            return True
         for parameters in items:
             if not self.handle(cursor, sql, keyword, parameters):
                 translation = conn._translation(sql)
@@ -224,6 +233,53 @@ class FtsBridge:
                 conn._run(cursor, sql, translation, conn._bind(sql, translation, parameters), keyword)
             total += max(cursor.rowcount, 0)
         cursor._set_result(None, total, kept)  # sqlite3: executemany() leaves lastrowid alone
+        return True
+
+    def _many_insert(self, cursor: "Cursor", sql: str, items: list) -> bool:
+        """executemany() of ``INSERT INTO fts(...) VALUES (?, ...)``: one batched write.
+
+        Loading a corpus row by row costs a parse and several round trips per
+        row; here the statement is parsed once and all rows are indexed
+        together.  Anything unusual (a bind error, a duplicate rowid) falls
+        back to the row-by-row path, which reproduces sqlite3's partial effects.
+        """
+        conn = self.conn
+        self._refresh()
+        if not items:
+            return False
+        conn._raise_sqlite_error(sql)
+        found = scan(sql)
+        try:
+            tree = sqlglot.parse_one(found.sql, read="sqlite")
+        except sqlglot.errors.ParseError:
+            return False
+        target = target_table(tree).lower() if isinstance(tree, exp.Insert) else ""
+        spec = self.specs.get(target) if target not in self.triggers else None
+        source = tree.expression if spec is not None else None
+        if (spec is None or tree.args.get("returning") or not isinstance(source, exp.Values)
+                or len(source.expressions) != 1):
+            return False
+        only = source.expressions[0]
+        cells = list(only.expressions) if isinstance(only, exp.Tuple) else [only]
+        if not all(isinstance(e, (exp.Placeholder, exp.Literal, exp.Null)) for e in cells):
+            return False
+        try:
+            rows = [tuple(select.constant(e, self._bind(sql, found, p), conn) for e in cells) for p in items]
+        except Exception:  # noqa: BLE001 - the row-by-row path raises it at the right row
+            return False
+        if not self._script:
+            conn._begin_implicitly("INSERT")
+        kept = cursor.lastrowid
+        try:
+            with self.atomic():
+                count, last = writes.insert(self, tree, spec, (), rows=rows)
+        except Exception:  # noqa: BLE001 - redone row by row for sqlite3's exact partial effect
+            return False
+        if last is not None:
+            conn._last_rowid = last
+        conn._total_changes += count
+        cursor._raw_cursor().reset()
+        cursor._set_result(None, count, kept)
         return True
 
     # -- DDL --------------------------------------------------------------

@@ -11,6 +11,7 @@ ORDER BY, LIMIT) is the application's own SQL, translated as usual.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,7 @@ import sqlglot
 from sqlglot import exp
 
 from ... import errors
+from ...backends import pg_text
 from ...translate.params import marker_index
 from ..engine import Evaluation, search
 from ..errors import FtsError
@@ -28,6 +30,7 @@ from . import sqlrun
 from .index import ServerIndex
 from .spec import FtsSpec
 from .storage import Storage
+from .undecodable import Stash
 
 if TYPE_CHECKING:
     from ...connection import Connection
@@ -45,6 +48,37 @@ class Ref:
     match: list[tuple[exp.Expression, int | None]] = field(default_factory=list)
     aux: list[tuple[str, list[exp.Expression]]] = field(default_factory=list)
     uses_rank: bool = False
+    deferred: dict[int, int] = field(default_factory=dict)  # aux number -> output column (see ``defer``)
+
+
+@dataclass
+class Deferred:
+    """snippet()/highlight() calls computed after the query, for the rows it returns only.
+
+    Ranking needs every match, but texts and snippets only the rows that
+    survive the statement's joins, filters and LIMIT, as in SQLite."""
+
+    index: ServerIndex
+    ev: Evaluation
+    calls: list[tuple[int, str, list[Any]]]  # (output column, function, arguments)
+
+    def fill(self, rows: list[tuple], stash: Stash) -> list[tuple]:
+        columns = [c for c, _n, _a in self.calls]
+        wanted = sorted({r[c] for r in rows for c in columns if r[c] is not None})
+        if not wanted:
+            return rows
+        self.index.prefetch(wanted, texts=True)
+        out = []
+        try:
+            for row in rows:
+                values = list(row)
+                for col, name, args in self.calls:
+                    if values[col] is not None:
+                        values[col] = stash.put(_aux(self.ev, None, int(values[col]), name, args))
+                out.append(tuple(values))
+        except FtsError as exc:
+            raise errors.operational(exc.message) from None
+        return out
 
 
 def qi(name: str) -> str:
@@ -234,8 +268,11 @@ def text_source(conn: "Connection", storage: Storage):
     return fetch
 
 
-def evaluate(conn: "Connection", ref: Ref, storage: Storage, values: Sequence[Any]) -> list[tuple]:
-    """(rowid, rank, aux values...) of every row the MATCH selects."""
+def evaluate(conn: "Connection", ref: Ref, storage: Storage, values: Sequence[Any],
+             stash: Stash | None = None) -> list[tuple]:
+    """(rowid, rank, aux values...) of every row the MATCH selects (``stash``: see ``undecodable``).
+
+    Deferred calls (``ref.deferred``) get None here and a ``Deferred`` on the stash."""
     index = ServerIndex(storage, text_source(conn, storage))
     if len(ref.match) > 1:
         raise errors.not_supported("more than one MATCH on one FTS table", "server")
@@ -248,7 +285,8 @@ def evaluate(conn: "Connection", ref: Ref, storage: Storage, values: Sequence[An
         ev = search(index, text, column)
         rowids = ev.rowids()
         args = [[constant(a, values, conn) for a in arguments] for _n, arguments in ref.aux]
-        needs_texts = any(n != "bm25" for n, _a in ref.aux) or (
+        eager = [(i, n, a) for i, ((n, _x), a) in enumerate(zip(ref.aux, args)) if i not in ref.deferred]
+        needs_texts = any(n != "bm25" for _i, n, _a in eager) or (
             spec_detail_needs_texts(ref.spec) and (ref.uses_rank or ref.aux)
         )
         if ref.uses_rank or ref.aux:
@@ -257,7 +295,14 @@ def evaluate(conn: "Connection", ref: Ref, storage: Storage, values: Sequence[An
         rows = []
         for r in rowids:
             rank = None if scorer is None or ev.special else scorer.score(r)
-            rows.append((r, rank, *[_aux(ev, scorer, r, n, a) for (n, _x), a in zip(ref.aux, args)]))
+            aux: list[Any] = [None] * len(ref.aux)
+            for i, n, a in eager:
+                aux[i] = _aux(ev, scorer, r, n, a)
+                if stash is not None:
+                    aux[i] = stash.put(aux[i])
+            rows.append((r, rank, *aux))
+        if ref.deferred and stash is not None:
+            stash.deferred.append(Deferred(index, ev, [(col, ref.aux[i][0], args[i]) for i, col in ref.deferred.items()]))
         return rows
     except FtsError as exc:
         raise errors.operational(exc.message) from None
@@ -296,7 +341,7 @@ def derived(conn: "Connection", ref: Ref, number: int, hits: list[tuple] | None)
         body = f"SELECT c.{key} AS hermes_rowid, NULL AS hermes_rank, {', '.join(cols)} FROM {source} AS c"
     else:
         temp = _fill_temp(conn, ref, number, hits)
-        aux = "".join(f", h.a{i} AS hermes_aux_{i}" for i in range(len(ref.aux)))
+        aux = "".join(f", h.{'rid' if i in ref.deferred else f'a{i}'} AS hermes_aux_{i}" for i in range(len(ref.aux)))
         body = (
             f"SELECT h.rid AS hermes_rowid, h.rnk AS hermes_rank{aux}, {', '.join(cols)} "
             f"FROM {temp} AS h LEFT JOIN {source} AS c ON c.{key} = h.rid"
@@ -315,6 +360,21 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
     suffix = "" if pg else " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin"
     backend.query(f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} (rid BIGINT, rnk {real}{aux_cols}){suffix}")
     backend.query(f"DELETE FROM {name}")
+    if pg and hits:  # one statement, a few array parameters: no per-value placeholders to parse
+        types = ["bigint", "float8"] + ["float8" if k == "f" else "text" for k in kinds]
+        columns = [list(c) for c in zip(*hits)]
+        for i, k in enumerate(kinds):
+            if k == "t":
+                columns[2 + i] = [pg_text.encode(v) if type(v) is str else v for v in columns[2 + i]]
+        arrays = ", ".join(f"%s::{t}[]" for t in types)
+        backend.query(f"INSERT INTO {name} SELECT * FROM unnest({arrays})", columns)
+        return name
+    if not kinds:  # rowid and rank only: numbers written as literals, no driver escaping per value
+        for start in range(0, len(hits), 2000):
+            chunk = hits[start : start + 2000]
+            backend.query(f"INSERT INTO {name} VALUES " + ", ".join(f"({_number_sql(r)}, {_number_sql(k)})"
+                                                                     for r, k in chunk))
+        return name
     width = 2 + len(kinds)
     for start in range(0, len(hits), 500):
         chunk = hits[start : start + 500]
@@ -323,21 +383,63 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
     return name
 
 
+def _number_sql(value: int | float | None) -> str:
+    """An SQL literal for a rowid or a bm25 score (repr: the shortest text that reads back exactly)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"not a finite score: {value!r}")
+    return repr(int(value)) if isinstance(value, int) else repr(float(value))
+
+
 def rewrite(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], values: Sequence[Any],
-            storages: dict[str, Storage]) -> str:
+            storages: dict[str, Storage], stash: Stash | None = None) -> str:
     """The statement with every FTS reference replaced; SQLite text with markers."""
     refs = find_refs(tree, specs)
     take_matches(tree, refs)
     take_columns(tree, refs)
     expand_stars(tree, refs, conn._shadow)
     for number, ref in enumerate(refs):
+        if stash is not None:
+            ref.deferred = defer(tree, ref)
         storage = storages[ref.spec.name.lower()]
-        hits = evaluate(conn, ref, storage, values) if ref.match else None
+        hits = evaluate(conn, ref, storage, values, stash) if ref.match else None
         if hits is None and ref.aux:
             raise errors.operational(f"unable to use function {ref.aux[0][0]} in the requested context")
         _order_like_fts5(ref)
         ref.table.replace(derived(conn, ref, number, hits))
     return tree.sql(dialect="sqlite")
+
+
+def defer(tree: exp.Expression, ref: Ref) -> dict[int, int]:
+    """snippet()/highlight() calls that can wait for the result: aux number -> output column.
+
+    Only calls that are whole result columns of the statement's own SELECT
+    (no DISTINCT/GROUP BY, no other use of the value or its alias); the
+    derived table then carries the rowid there and ``Deferred.fill`` swaps it."""
+    if not isinstance(tree, exp.Select) or tree.args.get("distinct") or tree.args.get("group"):
+        return {}
+    alias = ref.alias.lower()
+
+    def aux_number(node: exp.Expression) -> int | None:
+        if isinstance(node, exp.Column) and node.table.lower() == alias and node.name.startswith("hermes_aux_"):
+            return int(node.name[len("hermes_aux_"):])
+        return None
+
+    out: dict[int, int] = {}
+    names: set[str] = set()
+    for pos, e in enumerate(tree.expressions):
+        number = aux_number(e.this if isinstance(e, exp.Alias) else e)
+        if number is not None and ref.aux[number][0] != "bm25" and number not in out:
+            out[number] = pos
+            if isinstance(e, exp.Alias):
+                names.add(e.alias.lower())
+    uses = [aux_number(c) for c in tree.find_all(exp.Column)]
+    if any(uses.count(n) != 1 for n in out):
+        return {}
+    if any(not c.table and c.name.lower() in names for c in tree.find_all(exp.Column)):
+        return {}
+    return out
 
 
 def _order_like_fts5(ref: Ref) -> None:

@@ -212,13 +212,28 @@ class Storage:
                 rows = self._q(
                     f"SELECT term, full_term, id, pos FROM {self.idx} WHERE term >= %s AND term < %s", (low, high)
                 )
-        merged: dict[int, set[int]] = {}
+        merged: dict[int, list[int]] = {}
         for key, full, rowid, pos in rows:
-            actual = bytes(full) if full is not None else bytes(key)
-            if (actual != raw) if not prefix else not actual.startswith(raw):
-                continue
-            merged.setdefault(int(rowid), set()).update(int(p) for p in str(pos).split(",") if p)
-        return {r: sorted(merged[r]) for r in sorted(merged)}
+            if full is not None or prefix:
+                actual = bytes(full) if full is not None else bytes(key)
+                if (actual != raw) if not prefix else not actual.startswith(raw):
+                    continue
+            plist = sorted(set(map(int, pos.split(",")))) if pos else []
+            rid = int(rowid)
+            if rid in merged:  # the same row under several index keys (prefix scans)
+                plist = sorted(set(merged[rid]) | set(plist))
+            merged[rid] = plist
+        return {r: merged[r] for r in sorted(merged)}
+
+    def all_postings(self) -> dict[tuple[bytes, int], str]:
+        """Every stored posting: (term bytes, rowid) -> encoded positions."""
+        rows = self._q(f"SELECT term, full_term, id, pos FROM {self.idx}")
+        return {(bytes(full) if full is not None else bytes(key), int(rowid)): str(pos)
+                for key, full, rowid, pos in rows}
+
+    def all_sizes(self) -> dict[int, bytes]:
+        """Every row's stored docsize blob."""
+        return {int(rowid): bytes(sz) for rowid, sz in self._q(f"SELECT id, sz FROM {self.docsize}")}
 
     def stats(self) -> tuple[int, int]:
         rows, total = self._q(f"SELECT COUNT(*), COALESCE(SUM(total), 0) FROM {self.docsize}")[0]
@@ -226,10 +241,12 @@ class Storage:
 
     def sizes(self, rowids: Sequence[int]) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
-        for start in range(0, len(rowids), _CHUNK):
-            chunk = list(rowids[start : start + _CHUNK])
-            marks = ", ".join(["%s"] * len(chunk))
-            for rowid, sz in self._q(f"SELECT id, sz FROM {self.docsize} WHERE id IN ({marks})", chunk):
+        if self.kind == "postgres":  # one array parameter rather than chunks of placeholders
+            rows = self._q(f"SELECT id, sz FROM {self.docsize} WHERE id = ANY(%s::bigint[])", [list(rowids)])
+            return {int(rowid): read_varints(bytes(sz)) for rowid, sz in rows}
+        for start in range(0, len(rowids), 2000):  # rowids are ints: literals, no escaping per value
+            listed = ", ".join(str(int(r)) for r in rowids[start : start + 2000])
+            for rowid, sz in self._q(f"SELECT id, sz FROM {self.docsize} WHERE id IN ({listed})"):
                 out[int(rowid)] = read_varints(bytes(sz))
         return out
 
@@ -254,6 +271,16 @@ class Storage:
         table = self.content if self.spec.contentful else self.docsize
         got = self._q(f"SELECT MAX(id) FROM {table}")[0][0]
         return int(got) if got is not None else 0
+
+    def existing(self, rowids: Sequence[int]) -> set[int]:
+        """The subset of ``rowids`` the table holds."""
+        table = self.content if self.spec.contentful else self.docsize
+        out: set[int] = set()
+        for start in range(0, len(rowids), _CHUNK):
+            chunk = list(rowids[start : start + _CHUNK])
+            marks = ", ".join(["%s"] * len(chunk))
+            out.update(int(r[0]) for r in self._q(f"SELECT id FROM {table} WHERE id IN ({marks})", chunk))
+        return out
 
     def has_rowid(self, rowid: int) -> bool:
         table = self.content if self.spec.contentful else self.docsize

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import sqlglot
 from sqlglot import exp
@@ -18,7 +19,7 @@ from sqlglot.dialects.sqlite import SQLite
 from sqlglot.tokens import TokenType
 
 from ... import statements
-from ...translate.params import scan
+from ...translate.params import MARKER, scan
 
 _HEAD = re.compile(
     r"(?is)^\s*CREATE\s+(?:TEMP\s+|TEMPORARY\s+)?TRIGGER\s+(?:IF\s+NOT\s+EXISTS\s+)?(?P<name>\S+)\s+"
@@ -85,12 +86,24 @@ def _target(stmt: str) -> str:
 
 def bind_row(text: str, row: dict[str, object], values: list[object]) -> str:
     """Replace ``new.x``/``old.x`` by markers numbered after ``values`` (which grows)."""
+    template, keys = _template(text)
+    base = len(values)
+    values.extend(row.get(k) for k in keys)
+    return _SLOT.sub(lambda m: f":{MARKER}{base + int(m.group(1))}", template)
+
+
+_SLOT = re.compile(r":__hdb_slot(\d+)\b")
+
+
+@lru_cache(maxsize=1024)
+def _template(text: str) -> tuple[str, tuple[str, ...]]:
+    """A trigger statement parsed once: its text with numbered slots, and the row key of each slot."""
     marked = scan(text).sql
     tree = sqlglot.parse_one(marked, read="sqlite")
+    keys: list[str] = []
     for col in list(tree.find_all(exp.Column)):
         qual = col.table.lower()
         if qual in ("new", "old"):
-            key = f"{qual}.{col.name.lower()}"
-            values.append(row.get(key))
-            col.replace(exp.Placeholder(this=f"__hdb_p{len(values)}"))
-    return tree.sql(dialect="sqlite")
+            keys.append(f"{qual}.{col.name.lower()}")
+            col.replace(exp.Placeholder(this=f"__hdb_slot{len(keys)}"))
+    return tree.sql(dialect="sqlite"), tuple(keys)

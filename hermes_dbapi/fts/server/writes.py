@@ -15,7 +15,8 @@ from sqlglot import exp
 
 from ... import errors
 from ..._stdlib import sqlite3
-from . import sqlrun
+from ..sqlvalues import value_int
+from . import integrity, sqlrun
 from .select import ROWID_NAMES, constant
 from .spec import FtsSpec
 from .storage import Storage
@@ -23,7 +24,7 @@ from .storage import Storage
 if TYPE_CHECKING:
     from .bridge import FtsBridge
 
-_NOOPS = {"optimize", "merge", "automerge", "crisismerge", "usermerge", "pgsz", "integrity-check",
+_NOOPS = {"optimize", "merge", "automerge", "crisismerge", "usermerge", "pgsz",
           "secure-delete", "deletemerge", "rank"}
 
 
@@ -50,16 +51,23 @@ def source_rows(bridge: "FtsBridge", source: exp.Expression, values: Sequence[An
     return bridge.query(source.sql(dialect="sqlite"), values)
 
 
-def insert(bridge: "FtsBridge", tree: exp.Insert, spec: FtsSpec, values: Sequence[Any]) -> tuple[int, int | None]:
+def insert(bridge: "FtsBridge", tree: exp.Insert, spec: FtsSpec, values: Sequence[Any],
+           rows: Sequence[tuple] | None = None) -> tuple[int, int | None]:
+    """Index the INSERT's rows (``rows``: already computed, for executemany)."""
     storage = bridge.storage(spec)
     target = tree.this
     names = [i.name for i in target.expressions] if isinstance(target, exp.Schema) else list(spec.columns)
     replace = (tree.args.get("alternative") or "").upper() == "REPLACE"
     count, last = 0, None
     pending: list[tuple[int, list[Any]]] = []
-    next_rowid: int | None = None
-    for row in source_rows(bridge, tree.expression, values):
-        command, rowid, cols = None, None, [None] * len(spec.columns)
+    queued: set[int] = set()  # rowids in ``pending``
+    top: int | None = None  # the table's largest rowid, read once, then kept up to date
+    source = source_rows(bridge, tree.expression, values) if rows is None else rows
+    rowid_at = next((i for i, n in enumerate(names) if n.lower() in ROWID_NAMES
+                     and spec.column_index(n.lower()) is None), None)
+    stored = _stored_rowids(storage, source, rowid_at) if spec.contentful and len(source) > 1 else None
+    for row in source:
+        command, rowid, rank, cols = None, None, None, [None] * len(spec.columns)
         for name, value in zip(names, row):
             low = name.lower()
             idx = spec.column_index(low)
@@ -69,6 +77,8 @@ def insert(bridge: "FtsBridge", tree: exp.Insert, spec: FtsSpec, values: Sequenc
                 command = value
             elif low in ROWID_NAMES:
                 rowid = value
+            elif low == "rank":
+                rank = value
         if rowid is not None and not isinstance(rowid, int):
             try:
                 rowid = int(str(rowid))
@@ -77,28 +87,45 @@ def insert(bridge: "FtsBridge", tree: exp.Insert, spec: FtsSpec, values: Sequenc
         count += 1
         if command is not None:
             storage.insert_rows(pending)
-            pending = []
-            _command(bridge, storage, str(command), rowid)
+            pending, queued, top, stored = [], set(), None, None
+            _command(bridge, storage, str(command), rowid, rank)
             last = 0
             continue
         if rowid is None:
-            if next_rowid is None:
-                next_rowid = storage.max_rowid() + 1
-            rowid = next_rowid
-        if spec.contentful and (storage.has_rowid(rowid) or any(r == rowid for r, _v in pending)):
+            if top is None:
+                top = max([storage.max_rowid(), *queued])
+            rowid = top + 1
+        exists = rowid in stored if stored is not None else storage.has_rowid(rowid)
+        if spec.contentful and (rowid in queued or exists):
             if not replace:
                 raise errors.make(sqlite3.IntegrityError, "constraint failed", "SQLITE_CONSTRAINT")
             storage.insert_rows(pending)
-            pending = []
+            pending, queued = [], set()
             storage.delete_rows([rowid])
-        next_rowid = max(next_rowid or 0, rowid + 1)
+            if stored is not None:
+                stored.discard(rowid)
+        if top is not None:
+            top = max(top, rowid)
         pending.append((rowid, cols))
+        queued.add(rowid)
         last = rowid
     storage.insert_rows(pending)
     return count, last
 
 
-def _command(bridge: "FtsBridge", storage: Storage, command: str, rowid: int | None) -> None:
+def _stored_rowids(storage: Storage, rows: Sequence[tuple], at: int | None) -> set[int]:
+    """Which of the rows' explicit rowids the table already holds (one query)."""
+    wanted = set()
+    for row in rows:
+        value = row[at] if at is not None and at < len(row) else None
+        try:
+            wanted.add(int(value if isinstance(value, int) else str(value)))
+        except (TypeError, ValueError):
+            continue
+    return storage.existing(sorted(wanted)) if wanted and at is not None else set()
+
+
+def _command(bridge: "FtsBridge", storage: Storage, command: str, rowid: int | None, rank: Any = None) -> None:
     spec = storage.spec
     name = command.lower()
     if name == "delete":
@@ -113,6 +140,9 @@ def _command(bridge: "FtsBridge", storage: Storage, command: str, rowid: int | N
         if spec.content == "":
             raise errors.operational("'rebuild' may not be used with a contentless fts5 table")
         rebuild(bridge, storage)
+    elif name == "integrity-check":
+        with_content = spec.contentful or (bool(spec.content) and value_int(rank) == 1)
+        integrity.check(storage, content_rows(bridge, storage) if with_content else None)
     elif name == "flush":
         if not bridge.conn._backend.in_transaction:
             raise _logic_error()
@@ -122,17 +152,21 @@ def _command(bridge: "FtsBridge", storage: Storage, command: str, rowid: int | N
 
 def rebuild(bridge: "FtsBridge", storage: Storage) -> None:
     """Re-index every row of the content (FTS5's 'rebuild')."""
-    spec = storage.spec
-    if spec.contentful:
-        rows = [(r, list(v)) for r, v in storage.contents(None).items()]
-    else:
-        key = spec.content_rowid if spec.content_rowid.lower() in ROWID_NAMES else _qi(spec.content_rowid)
-        cols = ", ".join(_qi(c) for c in spec.columns)
-        text = f"SELECT {key}, {cols} FROM {_qi(spec.content)}"
-        rows = [(int(r[0]), list(r[1:])) for r in bridge.query(text, ())]
+    rows = content_rows(bridge, storage)
     storage.delete_all()
     for start in range(0, len(rows), 200):
         storage.insert_rows(rows[start : start + 200])
+
+
+def content_rows(bridge: "FtsBridge", storage: Storage) -> list[tuple[int, list[Any]]]:
+    """``(rowid, values)`` of every row of the table's content (own or external)."""
+    spec = storage.spec
+    if spec.contentful:
+        return [(r, list(v)) for r, v in storage.contents(None).items()]
+    key = spec.content_rowid if spec.content_rowid.lower() in ROWID_NAMES else _qi(spec.content_rowid)
+    cols = ", ".join(_qi(c) for c in spec.columns)
+    text = f"SELECT {key}, {cols} FROM {_qi(spec.content)}"
+    return [(int(r[0]), list(r[1:])) for r in bridge.query(text, ())]
 
 
 def _qi(name: str) -> str:
