@@ -13,6 +13,7 @@ import re
 from collections import defaultdict
 
 from ..backends.base import Backend
+from ..translate import mysql_names
 from ..translate.context import HIDDEN_ROWID
 
 _SKIP = re.compile(r"^_?(hermes|hdb)_", re.I)
@@ -137,6 +138,7 @@ def _mysql(backend: Backend) -> tuple[dict, dict]:
     columns: dict[str, list] = defaultdict(list)
     hidden = set(_HIDDEN_COLUMNS)
     for table, name, mytype, notnull, default, extra in backend.query(_MY_COLUMNS):
+        table, name = mysql_names.decode(table), mysql_names.decode(name)  # names beyond the BMP
         if name in _HIDDEN_COLUMNS or "INVISIBLE" in str(extra or "").upper():
             hidden.add(name)  # the shim's key hashes (translate/passes/mysql_keys.py)
             continue
@@ -145,6 +147,7 @@ def _mysql(backend: Backend) -> tuple[dict, dict]:
         columns[table].append((name, declared, bool(notnull), None if auto else _default(default), auto))
     grouped: dict[tuple[str, str], list] = {}
     for table, name, unique, primary, column in backend.query(_MY_INDEXES):
+        table, name, column = (mysql_names.decode(x) for x in (table, name, column))
         grouped.setdefault((table, name), [bool(unique), bool(primary), []])[2].append(column)
     indexes: dict[str, list] = defaultdict(list)
     for (table, name), (unique, primary, cols) in grouped.items():

@@ -11,6 +11,7 @@ import re
 from typing import Callable
 
 from .._stdlib import sqlite3
+from ..translate import mysql_names
 from . import make
 
 Lookup = Callable[[str, tuple], list]
@@ -50,7 +51,8 @@ def _unique(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
     match = re.search(r"for key '([^']*)'$", message)  # the entry itself may hold quotes
     key = match.group(1) if match else _quoted(message, -1)
     key = key.rsplit(".", 1)[-1]  # MySQL 8 says 'table.key'
-    columns = [_key_column(str(c)) for c in lookup(_KEY_COLUMNS_SQL, (table, key))]
+    columns = [_key_column(mysql_names.decode(str(c)))
+               for c in lookup(_KEY_COLUMNS_SQL, (mysql_names.encode_name(table), mysql_names.encode_name(key)))]
     columns = [c for c in columns if c != "_hermes_rowid"]
     if "" in columns:  # an expression index: SQLite names the index
         names = f"index '{key}'"
@@ -195,7 +197,7 @@ def translate(exc: BaseException, lookup: Lookup, table: str) -> sqlite3.Error:
     """The sqlite3 exception for a PyMySQL error (fallback keeps the server text)."""
     args = getattr(exc, "args", ())
     errno = args[0] if args and isinstance(args[0], int) else 0
-    message = str(args[1]) if len(args) > 1 else str(exc)
+    message = mysql_names.decode(str(args[1]) if len(args) > 1 else str(exc))
     rule = TABLE.get(errno)
     if rule is not None:
         return rule(message, lookup, table or "?")

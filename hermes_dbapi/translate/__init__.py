@@ -16,6 +16,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from .. import errors
+from . import mysql_names
 from .context import Context
 from .generators import HermesSQLite, render
 from .params import scan
@@ -118,6 +119,9 @@ def _translate(sql: str, ctx: Context) -> Translation:
     for rewrite in PASSES[ctx.dialect]:
         tree = rewrite(tree, ctx)
     driver_sql, marks = render(tree, ctx.dialect)
+    after = tuple(ctx.facts.get("after", ()))  # type: ignore[arg-type]
+    if ctx.is_mysql:
+        driver_sql, after = mysql_names.encode(driver_sql), tuple(mysql_names.encode(a) for a in after)
     order = tuple(mark for mark in marks if isinstance(mark, int))
     table = tree.this if isinstance(tree, _DML) else None
     if isinstance(table, exp.Schema):
@@ -136,7 +140,7 @@ def _translate(sql: str, ctx: Context) -> Translation:
         session=tuple((position, mark) for position, mark in enumerate(marks) if isinstance(mark, str)),
         json_typed=ctx.facts.get("json_typed", ()),  # type: ignore[arg-type]
         upsert_update=bool(ctx.facts.get("upsert_update")),
-        after=tuple(ctx.facts.get("after", ())),  # type: ignore[arg-type]
+        after=after,
     )
 
 

@@ -88,13 +88,6 @@ _NUL_ORDER = pytest.mark.xfail(
     reason="PostgreSQL orders the escape pair U+FFFF+'0' that stands for NUL after every other "
     "character, SQLite orders NUL first",
 )
-_NON_BMP_IDENTIFIER = pytest.mark.xfail(
-    strict=False,
-    reason="MySQL/MariaDB identifiers cannot hold characters beyond the BMP (emoji): "
-    "'Invalid utf8mb4 character string'; would need aliases renamed in the result description",
-)
-
-
 def test_order_by_text(pair, backend, request):
     values = [v for v in TEXTS.values() if len(v) < 1000] + ["a", "A", "b", "\x7f", "\u00e9", "e"]
     if backend.name == "postgres":
@@ -177,14 +170,31 @@ def test_order_by_blob(pair):
     same(pair, run)
 
 
-def test_non_bmp_identifier(pair, backend, request):
-    if backend.name == "mysql":
-        request.applymarker(_NON_BMP_IDENTIFIER)
+def test_non_bmp_identifier(pair):
 
     def run(conn):
         conn.execute('CREATE TABLE "t\U0001f600"("c\U0001f600" TEXT)')
         conn.execute('INSERT INTO "t\U0001f600" VALUES (?)', ("v",))
         cur = conn.execute('SELECT "c\U0001f600" AS "\U0001f600" FROM "t\U0001f600"')
         return [cur.fetchall(), [d[0] for d in cur.description]]
+
+    same(pair, run)
+
+
+def test_non_bmp_identifier_catalog_and_errors(pair):
+    def run(conn):
+        conn.execute('CREATE TABLE "\U0001f4ac msgs"(id INTEGER PRIMARY KEY, "\U0001f600" TEXT UNIQUE, n INTEGER)')
+        conn.execute('CREATE INDEX "i\U0001f600" ON "\U0001f4ac msgs"(n)')
+        conn.execute('INSERT INTO "\U0001f4ac msgs"("\U0001f600", n) VALUES (?, ?)', ("\U0001f600 value", 1))
+        out = [conn.execute('SELECT rowid, * FROM "\U0001f4ac msgs"').fetchall()]
+        out.append(conn.execute("SELECT type, name, tbl_name FROM sqlite_master ORDER BY name").fetchall())
+        out.append(conn.execute('PRAGMA table_info("\U0001f4ac msgs")').fetchall())
+        for sql in ('INSERT INTO "\U0001f4ac msgs"("\U0001f600") VALUES (\'\U0001f600 value\')',
+                    'SELECT * FROM "\U0001f4ac gone"', 'SELECT "\U0001f4ac msgs"."\U0001f601" FROM "\U0001f4ac msgs"'):
+            try:
+                conn.execute(sql)
+            except Exception as exc:
+                out.append((type(exc).__name__, str(exc)))
+        return out
 
     same(pair, run)
