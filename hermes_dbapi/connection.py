@@ -15,6 +15,8 @@ import threading
 from typing import Any, Iterable
 
 from . import binding, errors, statements, stdclass
+from .batch import plain_bindable
+from .batch import profile as batch_profile
 from ._stdlib import sqlite3
 from .backends.base import Backend
 from .catalog import store
@@ -299,6 +301,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             self._names.clear()
             self._rowid_sql.clear()
             self._plans.clear()
+            self._backend.schema_changed()
             self._ctx_epoch = self._shadow.epoch
         found = _SHARED_CACHE.get(dialect, sql) or self._local_cache.get(dialect, sql)
         if found is not None:
@@ -560,27 +563,40 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
                 cursor._set_result(None, -1, kept)
                 return
             self._begin_implicitly(keyword)
-            batch: list[tuple] = []
+            # sqlite3 binds and runs item by item: an item that fails to bind (or an
+            # iterator that raises) leaves the earlier items done.
+            pending: list = []
+            stopped: BaseException | None = None
+            try:
+                pending.extend(items)  # keeps what the iterator gave before it raised
+            except BaseException as exc:
+                stopped = exc
+            # issue 8: a batch of plain tuples is checked once per column, not bound per item
+            profile = batch_profile(pending, translation.count) if plain_bindable(translation) else None
+            batch: list[tuple] = pending if profile is not None else []
             rowcount = 0
             try:
-                # sqlite3 binds and runs item by item: an item that fails to bind
-                # (or an iterator that raises) leaves the earlier items done.
-                for parameters in items:
-                    batch.append(self._bind(sql, translation, parameters))
+                if profile is None:
+                    for parameters in pending:
+                        batch.append(self._bind(sql, translation, parameters))
             finally:
                 if batch:
-                    rowcount = self._run_batch(cursor, translation, batch)
+                    rowcount = self._run_batch(cursor, translation, batch, profile)
+            if stopped is not None:
+                raise stopped
             if rowcount > 0:
                 self._total_changes += rowcount
                 self._changes = rowcount // max(len(batch), 1)  # the last item's rows, as the items are alike
             cursor._set_result(None, rowcount if statements.is_dml(keyword) else -1, cursor.lastrowid)
 
-    def _run_batch(self, cursor: Cursor, translation: Translation, batch: list[tuple]) -> int:
+    def _run_batch(self, cursor: Cursor, translation: Translation, batch: list[tuple], profile: Any = None) -> int:
         """Run a bound batch; on failure keep the items before the failing one."""
         raw = cursor._raw_cursor()
         driver_sql, returning = self._with_rowid(translation)
         try:
-            self._backend.executemany(raw, driver_sql, batch, table=translation.table, returning_rowid=returning)
+            self._backend.executemany(
+                raw, driver_sql, batch, table=translation.table, returning_rowid=returning, profile=profile
+            )
         except sqlite3.Error:
             if len(batch) == 1:
                 raise

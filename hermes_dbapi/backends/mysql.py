@@ -192,10 +192,22 @@ class MySQLBackend(faults.MyFaults, Backend):
             cursor.lastrowid = _signed(raw.lastrowid) + max(raw.rowcount, 1) - 1
 
     def executemany(
-        self, cursor: MyCursor, sql: str, seq: Iterable[Sequence[Any]], *, table: str = "", returning_rowid: bool = False
+        self,
+        cursor: MyCursor,
+        sql: str,
+        seq: Iterable[Sequence[Any]],
+        *,
+        table: str = "",
+        returning_rowid: bool = False,
+        profile: Any = None,
     ) -> None:
         cursor.reset()
         rows = list(seq)
+        if profile is not None:
+            statement = self._multi_row(cursor.raw, sql, rows)
+            if statement is not None:
+                self._run_multi_row(cursor, statement, table)
+                return
         for params in rows:
             self._check_packet(cursor.raw, sql, params)
         # all or nothing, so the caller can redo it item by item after a failure
@@ -224,6 +236,40 @@ class MySQLBackend(faults.MyFaults, Backend):
             raise self._translate(exc, table, guarded) from None
         cursor.rowcount = cursor.raw.rowcount
         cursor.lastrowid = last
+
+    @staticmethod
+    def _multi_row(raw: pymysql.cursors.Cursor, sql: str, rows: list) -> bytes | None:
+        """issue 8: the batch of a plain INSERT/REPLACE as the one multi-row statement
+        PyMySQL's executemany would send, or None if it would take several (then
+        the batch needs a savepoint) or the values do not encode."""
+        match = RE_INSERT_VALUES.match(sql)
+        if match is None:
+            return None
+        values = match.group(2).rstrip()
+        encoding = raw.connection.encoding
+        mogrify = raw._mogrify
+        try:
+            parts = [(match.group(1) % ()).encode(encoding)]
+            parts.append(b",".join([mogrify(values, row).encode(encoding) for row in rows]))
+            parts.append(((match.group(3) or "") % ()).encode(encoding))
+        except (UnicodeError, TypeError, ValueError):
+            return None  # the general path raises what it raises
+        statement = b"".join(parts)
+        return statement if len(statement) <= raw.max_stmt_length else None
+
+    def _run_multi_row(self, cursor: MyCursor, statement: bytes, table: str) -> None:
+        """One statement is atomic by itself (InnoDB undoes a failed statement only):
+        no transaction or savepoint round trips around it."""
+        raw = cursor.raw
+        guarded = self.in_transaction
+        if not guarded:
+            self._ensure_live()  # issue 5: replace a connection the server dropped while idle
+        try:
+            raw.execute(statement)
+        except pymysql.Error as exc:
+            raise self._translate(exc, table, guarded) from None
+        cursor.rowcount = raw.rowcount
+        cursor.lastrowid = _signed(raw.lastrowid) + raw.rowcount - 1 if raw.lastrowid else None
 
     def _check_packet(self, raw: pymysql.cursors.Cursor, sql: str, params: Sequence[Any]) -> None:
         """A clear error for a statement the server would refuse by hanging up (issue 9)."""

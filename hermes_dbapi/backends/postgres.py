@@ -21,7 +21,7 @@ from psycopg.types.string import TextLoader
 
 from ..errors import postgres as pg_errors
 from ..url import Target
-from . import pg_text
+from . import pg_copy, pg_text
 from .base import Backend, RawCursor, unreachable
 from . import faults, locks  # issue 5: lost connections, lock=table (backends/faults.py, locks.py)
 from .._stdlib import sqlite3
@@ -110,6 +110,8 @@ class PostgresBackend(faults.PgFaults, Backend):
         self.server_version = (version // 10000, version % 10000)
         self._meta = conn.cursor()
         self._client_only: set[str] = set()  # issue 8: driver SQL that needs client-side binding
+        self._copy_plans: dict[tuple[str, int], pg_copy.Plan | None] = {}  # issue 8: executemany as COPY
+        self._copy_tables: dict[str, tuple[pg_copy.Column, ...] | None] = {}
         self._encoding = conn.info.encoding
         digest = hashlib.sha256(namespace.encode()).digest()[:8]
         self._lock_key = int.from_bytes(digest, "big", signed=True)  # the namespace's write lock
@@ -235,8 +237,20 @@ class PostgresBackend(faults.PgFaults, Backend):
             pass  # connection-level trouble: the caller's error says more
 
     def executemany(
-        self, cursor: PgCursor, sql: str, seq: Iterable[Sequence[Any]], *, table: str = "", returning_rowid: bool = False
+        self,
+        cursor: PgCursor,
+        sql: str,
+        seq: Iterable[Sequence[Any]],
+        *,
+        table: str = "",
+        returning_rowid: bool = False,
+        profile: Any = None,
     ) -> None:
+        if profile is not None and not profile.escaped:
+            plan = self._copy_plan(sql, len(profile.kinds))
+            if plan is not None and pg_copy.fits(plan, profile.kinds):
+                self._copy(cursor, plan, seq)  # type: ignore[arg-type]  # a list when profiled
+                return
         cursor.reset()
         # all or nothing, so the caller can redo it item by item after a failure
         guarded = self.conn.info.transaction_status != _IDLE
@@ -266,6 +280,56 @@ class PostgresBackend(faults.PgFaults, Backend):
             raise self._translate(exc, guarded) from None
         if not returning_rowid:
             cursor.rowcount = cursor.raw.rowcount
+
+    def _copy_plan(self, sql: str, count: int) -> pg_copy.Plan | None:
+        key = (sql, count)
+        if key not in self._copy_plans:
+            if len(self._copy_plans) >= 256:
+                self._copy_plans.clear()
+            self._copy_plans[key] = pg_copy.plan(sql, count, self._table_columns)
+        return self._copy_plans[key]
+
+    def _table_columns(self, table: str) -> tuple[pg_copy.Column, ...] | None:
+        if table not in self._copy_tables:
+            self._copy_tables[table] = pg_copy.table_columns(self.query, table)
+        return self._copy_tables[table]
+
+    def schema_changed(self) -> None:
+        self._copy_plans.clear()
+        self._copy_tables.clear()
+
+    def _copy(self, cursor: PgCursor, plan: pg_copy.Plan, rows: list[tuple]) -> None:
+        """issue 8: the batch as one COPY (see pg_copy), all or nothing, with the
+        rowcount and ids the INSERTs would have reported."""
+        cursor.reset()
+        guarded = self.conn.pgconn.transaction_status != _IDLE_CODE
+        if not guarded:
+            self._ensure_live()  # issue 5: replace a connection the server dropped while idle
+        raw = cursor.raw
+        try:
+            if guarded:
+                self._meta.execute("SAVEPOINT " + _STMT_SAVEPOINT)
+            with raw.copy(plan.sql) as copy:  # autocommit: one statement, atomic by itself
+                write = copy.write_row
+                for row in rows:
+                    write(row)
+            last = None
+            if plan.sequence is not None:  # ids the server made: the session's last one
+                tail = "; RELEASE SAVEPOINT " + _STMT_SAVEPOINT if guarded else ""
+                self._meta.execute("SELECT currval(%s::regclass)" + tail, (plan.sequence,))
+                last = self._meta.fetchone()[0]
+            elif guarded:
+                self._meta.execute("RELEASE SAVEPOINT " + _STMT_SAVEPOINT)
+        except psycopg.Error as exc:
+            if guarded:
+                self._undo_statement()
+            raise self._translate(exc, guarded) from None
+        cursor.rowcount = len(rows)
+        if plan.rowid >= 0:
+            cursor.lastrowid = rows[-1][plan.rowid]
+            cursor.max_rowid = max([row[plan.rowid] for row in rows])
+        elif last is not None:
+            cursor.lastrowid = cursor.max_rowid = last
 
     # -- transactions -------------------------------------------------------
 
