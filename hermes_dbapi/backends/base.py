@@ -133,6 +133,12 @@ class Backend(ABC):
     def begin(self, mode: str) -> None:
         """Start a transaction; ``mode`` is DEFERRED, IMMEDIATE or EXCLUSIVE."""
 
+    def begin_and_query(self, mode: str, sql: str) -> list[tuple]:
+        """:meth:`begin`, then :meth:`query` of ``sql`` inside the new transaction
+        (a backend may send both in one round trip)."""
+        self.begin(mode)
+        return self.query(sql)
+
     @abstractmethod
     def commit(self) -> None: ...
 

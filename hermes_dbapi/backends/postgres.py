@@ -337,31 +337,53 @@ class PostgresBackend(faults.PgFaults, Backend):
         """IMMEDIATE and EXCLUSIVE take the namespace's write lock for the whole
         transaction (an advisory lock released by COMMIT/ROLLBACK), waiting up to
         the busy timeout, as SQLite's write lock does."""
+        self._begin(mode, None)
+
+    def begin_and_query(self, mode: str, sql: str) -> list[tuple]:
+        """issue 8: the query travels with BEGIN (several statements, one round trip)."""
+        return self._begin(mode, sql)
+
+    def _begin(self, mode: str, probe: str | None) -> list[tuple]:
         self._ensure_live()  # issue 5: replace a connection the server dropped while idle
+        tail = "" if probe is None else "; " + probe
         if mode not in ("IMMEDIATE", "EXCLUSIVE"):
             try:
-                self._meta.execute("BEGIN")
+                self._meta.execute("BEGIN" + tail)
+                return self._probe_rows(probe, 1)
             except psycopg.Error as exc:
                 if self._lost_before_start(exc):  # issue 5: nothing had started: begin on the new connection
-                    return self.begin(mode)
+                    return self._begin(mode, probe)
+                if self.in_transaction:  # the probe failed: no half-begun transaction
+                    self._run_control("ROLLBACK")
                 raise self._translate(exc, False) from None
-            return
+        tail = tail.replace("%", "%%")  # the statements below take parameters
         try:
             if self.lock_strategy == "table":  # issue 5: lock row (backends/locks.py)
                 locks.pg_begin_locked(self)
+                return [] if probe is None else self.query(probe)
             elif self.busy_timeout <= 0:
-                self._meta.execute("BEGIN; SELECT pg_try_advisory_xact_lock(%s)", (self._lock_key,))
+                self._meta.execute("BEGIN; SELECT pg_try_advisory_xact_lock(%s)" + tail, (self._lock_key,))
                 self._meta.nextset()
                 if not self._meta.fetchone()[0]:
                     raise psycopg.errors.LockNotAvailable("write lock is held")
             else:
-                self._meta.execute("BEGIN; SELECT pg_advisory_xact_lock(%s)", (self._lock_key,))
+                self._meta.execute("BEGIN; SELECT pg_advisory_xact_lock(%s)" + tail, (self._lock_key,))
+                self._meta.nextset()
+            return self._probe_rows(probe, 1)
         except psycopg.Error as exc:
             if self._lost_before_start(exc):  # issue 5: nothing had started: begin on the new connection
-                return self.begin(mode)
+                return self._begin(mode, probe)
             if self.in_transaction:
                 self._run_control("ROLLBACK")
             raise self._translate(exc) from None
+
+    def _probe_rows(self, probe: str | None, skip: int) -> list[tuple]:
+        """The probe's rows, ``skip`` results after the meta cursor's current one."""
+        if probe is None:
+            return []
+        for _ in range(skip):
+            self._meta.nextset()
+        return self._meta.fetchall()
 
     def commit(self) -> None:
         self._run_control("COMMIT")
