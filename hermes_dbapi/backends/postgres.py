@@ -70,11 +70,26 @@ def _configure_types(conn: psycopg.Connection) -> None:
 
 
 class PgCursor(RawCursor):
-    def __init__(self, raw: psycopg.Cursor) -> None:
+    def __init__(self, backend: "PostgresBackend") -> None:
         super().__init__()
-        self.raw = raw  # client-side binding (ClientCursor): the savepoint-guarded path
-        self.cur: Any = raw  # the driver cursor holding the current result
+        self._backend = backend
+        self._raw: psycopg.Cursor | None = None
+        self.cur: Any = None  # the driver cursor holding the current result
         self._server: psycopg.Cursor | None = None
+
+    @property
+    def raw(self) -> psycopg.Cursor:
+        """Client-side binding (ClientCursor): the savepoint-guarded path.  issue 8:
+        made on first use (most statements never need it); issue 5: a new one
+        on the backend's new connection after a reconnect."""
+        raw = self._raw
+        if raw is None or raw.connection is not self._backend.conn:
+            raw = self._raw = self._backend.conn.cursor()
+        return raw
+
+    @raw.setter
+    def raw(self, value: psycopg.Cursor) -> None:
+        self._raw = value
 
     def server_cursor(self, conn: psycopg.Connection) -> psycopg.Cursor:
         """issue 8: a server-side binding cursor (prepared after psycopg's threshold)."""
@@ -93,7 +108,8 @@ class PgCursor(RawCursor):
         return self.cur.fetchall()
 
     def close(self) -> None:
-        self.raw.close()
+        if self._raw is not None:
+            self._raw.close()
         if self._server is not None:
             self._server.close()
 
@@ -158,9 +174,7 @@ class PostgresBackend(faults.PgFaults, Backend):
     # -- running statements -------------------------------------------------
 
     def cursor(self) -> PgCursor:
-        cursor = PgCursor(self.conn.cursor())
-        self._cursors.add(cursor)  # issue 5: rebound to the new connection after a reconnect
-        return cursor
+        return PgCursor(self)  # issue 5: its driver cursors follow self.conn across reconnects
 
     def _translate(self, exc: psycopg.Error, in_transaction: bool = True, verb: str = "") -> Exception:
         if self._driver_is_lost(exc):  # issue 5: the connection died under this call (backends/faults.py)
@@ -177,20 +191,19 @@ class PostgresBackend(faults.PgFaults, Backend):
         self, cursor: PgCursor, sql: str, params: Sequence[Any], *, returning_rowid: bool = False, table: str = ""
     ) -> None:
         cursor.reset()
-        raw = cursor.raw
         params = pg_text.encode_params(params)
         guarded = self.conn.pgconn.transaction_status != _IDLE_CODE
         try:
             if guarded:
                 # one round trip: the savepoint, the statement and its release travel
                 # together (client-side binding allows several statements per query)
+                raw = cursor.raw
                 raw.execute(_GUARD_OPEN + sql + _GUARD_CLOSE, params)
                 raw.nextset()  # from the SAVEPOINT's result to the statement's
             else:
                 if self._probe.poll(0):  # issue 5: the server hung up while we were idle: reconnect first
                     self._revive()
-                    raw = cursor.raw
-                raw = self._execute_unguarded(cursor, raw, sql, params)
+                raw = self._execute_unguarded(cursor, sql, params)
         except psycopg.Error as exc:
             if guarded:
                 self._undo_statement()
@@ -209,11 +222,12 @@ class PostgresBackend(faults.PgFaults, Backend):
         encoding = self._encoding
         cursor.names = tuple([result.fname(i).decode(encoding) for i in range(result.nfields)])
 
-    def _execute_unguarded(self, cursor: PgCursor, raw: Any, sql: str, params: Any) -> Any:
+    def _execute_unguarded(self, cursor: PgCursor, sql: str, params: Any) -> Any:
         """issue 8: outside a transaction, server-side binding (prepared statements
         after psycopg's threshold); client-side binding for the statements PostgreSQL
         cannot type that way.  Autocommit: a refused statement has done nothing."""
         if sql in self._client_only:
+            raw = cursor.raw
             raw.execute(sql, params)
             return raw
         server = cursor.server_cursor(self.conn)
@@ -225,6 +239,7 @@ class PostgresBackend(faults.PgFaults, Backend):
             if len(self._client_only) >= 4096:
                 self._client_only.clear()
             self._client_only.add(sql)
+            raw = cursor.raw
             raw.execute(sql, params)
             return raw
         return server
