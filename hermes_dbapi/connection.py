@@ -341,8 +341,9 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         if "\x00" in sql:
             raise errors.programming("the query contains a null character")
         with self._lock:
-            cursor._set_result(None, -1, cursor.lastrowid)  # sqlite3 resets these first
-            self._check_progress()
+            cursor._set_result(None, -1, cursor._lastrowid)  # sqlite3 resets these first
+            if self._progress is not None:
+                self._check_progress()
             # issue 8 fast path: a statement seen before (same catalog epoch) that no hook
             # claimed skips the keyword scan, the hooks and the cache lookups
             plan = self._plans.get(sql) if self._shadow.epoch == self._ctx_epoch else None
@@ -450,7 +451,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         if raw.names is not None:
             names = self._result_names(sql, translation, raw.names)
         # sqlite3 counts rows only for statements that start with a DML keyword
-        rowcount = raw.rowcount if statements.is_dml(keyword) and raw.names is None else -1
+        rowcount = raw.rowcount if raw.names is None and keyword in _DML else -1
         if translation.table and raw.names is None:
             self._changes = max(raw.rowcount, 0)
             self._total_changes += self._changes
@@ -743,6 +744,8 @@ def check_call(probe: Any, method: str, args: tuple, kwargs: dict, least: int, m
         with _probe_lock:
             getattr(probe, method)(*args, **kwargs)  # raises; the probe never runs SQL here
 
+
+_DML = statements._DML  # statements.is_dml() without the call, on the per-statement path
 
 # statements whose (keyword, translation) _execute_on remembers once no hook claimed them
 _PLAN_KEYWORDS = frozenset({"SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", "VALUES"})

@@ -7,6 +7,7 @@ one place.
 
 from __future__ import annotations
 
+from threading import get_ident
 from typing import TYPE_CHECKING, Any, Iterator
 
 from . import errors, stdclass
@@ -65,7 +66,9 @@ class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
         return self._connection
 
     def _check(self) -> None:
-        self._connection._check()
+        conn = self._connection
+        if conn._check_same_thread and get_ident() != conn._thread or conn._closed:
+            conn._check()  # raises the right one
         if self._closed:
             raise errors.programming("Cannot operate on a closed cursor.")
 
