@@ -62,7 +62,7 @@ def _configure_types(conn: psycopg.Connection) -> None:
     adapters.register_loader("bool", _BoolLoader)
     for name in _TEXT_TYPES:
         adapters.register_loader(name, TextLoader)
-    pg_text.install(adapters)
+    # issue 8: no Python text loader; PgCursor and query() decode NUL escapes (pg_text.decode_rows)
     # issue 8: ints always as int8 with server-side binding (psycopg would pick int2/int4
     # by value, and ``? * ?`` would overflow); client-side literals are unchanged
     adapters.register_dumper(int, Int8Dumper)
@@ -111,14 +111,21 @@ class PgCursor(RawCursor):
             if len(spares) < 8:
                 spares.append(server)  # its old result goes with its next execute()
 
+    def reset(self) -> None:
+        super().reset()
+        self.text_columns: tuple[int, ...] = ()  # result columns holding text (pg_text.decode_rows)
+
     def _fetchone(self) -> tuple | None:
-        return self.cur.fetchone()
+        row = self.cur.fetchone()
+        if row is None or not self.text_columns:
+            return row
+        return pg_text.decode_row(row, self.text_columns)
 
     def _fetchmany(self, size: int) -> list[tuple]:
-        return self.cur.fetchmany(size)
+        return pg_text.decode_rows(self.cur.fetchmany(size), self.text_columns)
 
     def _fetchall(self) -> list[tuple]:
-        return self.cur.fetchall()
+        return pg_text.decode_rows(self.cur.fetchall(), self.text_columns)
 
     def close(self) -> None:
         if self._raw is not None:
@@ -236,6 +243,7 @@ class PostgresBackend(faults.PgFaults, Backend):
             return
         encoding = self._encoding
         cursor.names = tuple([result.fname(i).decode(encoding) for i in range(result.nfields)])
+        cursor.text_columns = pg_text.text_columns(result)
 
     def _execute_unguarded(self, cursor: PgCursor, sql: str, params: Any) -> Any:
         """issue 8: outside a transaction, server-side binding (prepared statements
@@ -413,7 +421,7 @@ class PostgresBackend(faults.PgFaults, Backend):
             return []
         for _ in range(skip):
             self._meta.nextset()
-        return self._meta.fetchall()
+        return pg_text.decode_rows(self._meta.fetchall(), pg_text.text_columns(self._meta.pgresult))
 
     def commit(self) -> None:
         self._run_control("COMMIT")
@@ -451,7 +459,9 @@ class PostgresBackend(faults.PgFaults, Backend):
         try:
             with self.conn.cursor() as cur:
                 cur.execute(sql, pg_text.encode_params(params))  # NULs in FTS text and catalog values too
-                return cur.fetchall() if cur.description is not None else []
+                if cur.description is None:
+                    return []
+                return pg_text.decode_rows(cur.fetchall(), pg_text.text_columns(cur.pgresult))
         except psycopg.Error as exc:  # never a driver exception to the application
             raise self._translate(exc, in_transaction) from None
 
