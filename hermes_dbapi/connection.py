@@ -120,6 +120,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         self._local_cache = TranslationCache(max(cached_statements, 16))
         self._names: dict[str, tuple[str, ...] | None] = {}
         self._rowid_sql: dict[tuple[str, str], str] = {}
+        self._identity_column: dict[tuple[str, str], str | None] = {}  # see _advance_identity
         self._plans: dict[str, tuple[str, Translation]] = {}  # SQL text -> (keyword, translation), see _execute_on
         self._plan_hits = 0
         self._shadow = Shadow()
@@ -300,6 +301,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             self._local_cache.clear()
             self._names.clear()
             self._rowid_sql.clear()
+            self._identity_column.clear()
             self._plans.clear()
             self._backend.schema_changed()
             self._ctx_epoch = self._shadow.epoch
@@ -467,8 +469,16 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         highest = getattr(raw, "max_rowid", None)
         if highest is None or highest <= self._identity_high.get(translation.table, 0):
             return
-        column = self._shadow.rowid_column(translation.table)
-        if column is None or not _may_set_column(translation.sql, column):
+        key = (translation.sql, translation.table)
+        column = self._identity_column.get(key, "")
+        if column == "":  # issue 8: asked once per statement, not per INSERT (two shadow queries)
+            column = self._shadow.rowid_column(translation.table)
+            if column is not None and not _may_set_column(translation.sql, column):
+                column = None
+            if len(self._identity_column) >= 1024:
+                self._identity_column.clear()
+            self._identity_column[key] = column
+        if column is None:
             return  # ids the sequence itself handed out: it is already past them (no round trip)
         self._backend.advance_identity(translation.table, column, highest)
         self._identity_high[translation.table] = highest
