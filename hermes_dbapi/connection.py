@@ -135,6 +135,10 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         self._identity_high: dict[str, int] = {}  # PostgreSQL: highest id the sequence is known past
         self._pragma_state: dict[str, Any] = {}
         backend.set_busy_timeout(timeout)
+        # issue 8: the FTS/trigger bridge (and its ~30 modules) loads now, not inside the
+        # first statement, which may hold the write lock (p99 latency of many writers)
+        _fts(self)
+        from .catalog import route  # noqa: F401  (statements that are not plain DML go through it)
         if autocommit is not LEGACY:
             self.autocommit = autocommit
 
