@@ -227,6 +227,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
 
     def execute(self, *args: Any, **kwargs: Any) -> Cursor:
         check_call(_probe, "execute", args, kwargs, 1, 2)
+        if _BASE_CURSOR_FOR_EXECUTE:  # issue 8: a plain Cursor: its server method, no dual hop
+            return _cursor_execute(Cursor(self), *args)
         return self._statement_cursor().execute(*args)
 
     def executemany(self, *args: Any, **kwargs: Any) -> Cursor:
@@ -759,6 +761,7 @@ def check_call(probe: Any, method: str, args: tuple, kwargs: dict, least: int, m
             getattr(probe, method)(*args, **kwargs)  # raises; the probe never runs SQL here
 
 
+_cursor_execute = Cursor.execute.__wrapped__  # the server implementation behind stdclass.dual's wrapper
 _DML = statements._DML  # statements.is_dml() without the call, on the per-statement path
 
 # statements whose (keyword, translation) _execute_on remembers once no hook claimed them
