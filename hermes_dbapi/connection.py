@@ -591,19 +591,18 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             # issue 8: a batch of plain tuples is checked once per column, not bound per item
             profile = batch_profile(pending, translation.count) if plain_bindable(translation) else None
             batch: list[tuple] = pending if profile is not None else []
-            rowcount = 0
-            try:
-                if profile is None:
+            if profile is None:
+                try:
                     for parameters in pending:
                         batch.append(self._bind(sql, translation, parameters))
-            finally:
-                if batch:
-                    rowcount = self._run_batch(cursor, translation, batch, profile)
-            if stopped is not None:
-                raise stopped
-            if rowcount > 0:
+                except BaseException as exc:  # an item sqlite3 cannot bind: the earlier ones still run
+                    stopped = exc
+            rowcount = self._run_batch(cursor, translation, batch, profile) if batch else 0
+            if rowcount > 0:  # changes() and total_changes() count the items run before a failure too
                 self._total_changes += rowcount
                 self._changes = rowcount // max(len(batch), 1)  # the last item's rows, as the items are alike
+            if stopped is not None:
+                raise stopped
             cursor._set_result(None, rowcount if statements.is_dml(keyword) else -1, cursor.lastrowid)
 
     def _run_batch(self, cursor: Cursor, translation: Translation, batch: list[tuple], profile: Any = None) -> int:
@@ -624,6 +623,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
                 self._total_changes += max(raw.rowcount, 0)
                 if raw.lastrowid is not None:
                     self._last_rowid = raw.lastrowid
+                    if returning:  # explicit ids the items stored move the sequence on, as in the batch path
+                        self._advance_identity(translation, raw)
             return done  # not reached: the failing item raised
         if raw.lastrowid is not None:
             self._last_rowid = raw.lastrowid
