@@ -15,6 +15,8 @@ import threading
 from typing import Any, Iterable
 
 from . import binding, errors, statements, stdclass
+from .batch import plain_bindable
+from .batch import profile as batch_profile
 from ._stdlib import sqlite3
 from .backends.base import Backend
 from .catalog import add_column, hidden_rowid, store
@@ -118,6 +120,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         self._local_cache = TranslationCache(max(cached_statements, 16))
         self._names: dict[str, tuple[str, ...] | None] = {}
         self._rowid_sql: dict[tuple[str, str], str] = {}
+        self._identity_column: dict[tuple[str, str], str | None] = {}  # see _advance_identity
         self._plans: dict[str, tuple[str, Translation]] = {}  # SQL text -> (keyword, translation), see _execute_on
         self._plan_hits = 0
         self._shadow = Shadow()
@@ -133,6 +136,10 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         self._identity_high: dict[str, int] = {}  # PostgreSQL: highest id the sequence is known past
         self._pragma_state: dict[str, Any] = {}
         backend.set_busy_timeout(timeout)
+        # issue 8: the FTS/trigger bridge (and its ~30 modules) loads now, not inside the
+        # first statement, which may hold the write lock (p99 latency of many writers)
+        _fts(self)
+        from .catalog import route  # noqa: F401  (statements that are not plain DML go through it)
         if autocommit is not LEGACY:
             self.autocommit = autocommit
 
@@ -221,6 +228,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
 
     def execute(self, *args: Any, **kwargs: Any) -> Cursor:
         check_call(_probe, "execute", args, kwargs, 1, 2)
+        if _BASE_CURSOR_FOR_EXECUTE:  # issue 8: a plain Cursor: its server method, no dual hop
+            return _cursor_execute(Cursor(self), *args)
         return self._statement_cursor().execute(*args)
 
     def executemany(self, *args: Any, **kwargs: Any) -> Cursor:
@@ -299,7 +308,9 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             self._local_cache.clear()
             self._names.clear()
             self._rowid_sql.clear()
+            self._identity_column.clear()
             self._plans.clear()
+            self._backend.schema_changed()
             self._ctx_epoch = self._shadow.epoch
         found = _SHARED_CACHE.get(dialect, sql) or self._local_cache.get(dialect, sql)
         if found is not None:
@@ -339,8 +350,9 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         if "\x00" in sql:
             raise errors.programming("the query contains a null character")
         with self._lock:
-            cursor._set_result(None, -1, cursor.lastrowid)  # sqlite3 resets these first
-            self._check_progress()
+            cursor._set_result(None, -1, cursor._lastrowid)  # sqlite3 resets these first
+            if self._progress is not None:
+                self._check_progress()
             # issue 8 fast path: a statement seen before (same catalog epoch) that no hook
             # claimed skips the keyword scan, the hooks and the cache lookups
             plan = self._plans.get(sql) if self._shadow.epoch == self._ctx_epoch else None
@@ -448,7 +460,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         if raw.names is not None:
             names = self._result_names(sql, translation, raw.names)
         # sqlite3 counts rows only for statements that start with a DML keyword
-        rowcount = raw.rowcount if statements.is_dml(keyword) and raw.names is None else -1
+        rowcount = raw.rowcount if raw.names is None and keyword in _DML else -1
         if translation.table and raw.names is None:
             self._changes = max(raw.rowcount, 0)
             self._total_changes += self._changes
@@ -464,8 +476,16 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         highest = getattr(raw, "max_rowid", None)
         if highest is None or highest <= self._identity_high.get(translation.table, 0):
             return
-        column = self._rowid_target(translation.table)
-        if column is None or not _may_set_column(translation.sql, column):
+        key = (translation.sql, translation.table)
+        column = self._identity_column.get(key, "")
+        if column == "":  # issue 8: asked once per statement, not per INSERT (two shadow queries)
+            column = self._rowid_target(translation.table)
+            if column is not None and not _may_set_column(translation.sql, column):
+                column = None
+            if len(self._identity_column) >= 1024:
+                self._identity_column.clear()
+            self._identity_column[key] = column
+        if column is None:
             return  # ids the sequence itself handed out: it is already past them (no round trip)
         self._backend.advance_identity(translation.table, column, highest)
         self._identity_high[translation.table] = highest
@@ -582,27 +602,39 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
                 cursor._set_result(None, -1, kept)
                 return
             self._begin_implicitly(keyword)
-            batch: list[tuple] = []
-            rowcount = 0
+            # sqlite3 binds and runs item by item: an item that fails to bind (or an
+            # iterator that raises) leaves the earlier items done.
+            pending: list = []
+            stopped: BaseException | None = None
             try:
-                # sqlite3 binds and runs item by item: an item that fails to bind
-                # (or an iterator that raises) leaves the earlier items done.
-                for parameters in items:
-                    batch.append(self._bind(sql, translation, parameters))
-            finally:
-                if batch:
-                    rowcount = self._run_batch(cursor, translation, batch)
-            if rowcount > 0:
+                pending.extend(items)  # keeps what the iterator gave before it raised
+            except BaseException as exc:
+                stopped = exc
+            # issue 8: a batch of plain tuples is checked once per column, not bound per item
+            profile = batch_profile(pending, translation.count) if plain_bindable(translation) else None
+            batch: list[tuple] = pending if profile is not None else []
+            if profile is None:
+                try:
+                    for parameters in pending:
+                        batch.append(self._bind(sql, translation, parameters))
+                except BaseException as exc:  # an item sqlite3 cannot bind: the earlier ones still run
+                    stopped = exc
+            rowcount = self._run_batch(cursor, translation, batch, profile) if batch else 0
+            if rowcount > 0:  # changes() and total_changes() count the items run before a failure too
                 self._total_changes += rowcount
                 self._changes = rowcount // max(len(batch), 1)  # the last item's rows, as the items are alike
+            if stopped is not None:
+                raise stopped
             cursor._set_result(None, rowcount if statements.is_dml(keyword) else -1, cursor.lastrowid)
 
-    def _run_batch(self, cursor: Cursor, translation: Translation, batch: list[tuple]) -> int:
+    def _run_batch(self, cursor: Cursor, translation: Translation, batch: list[tuple], profile: Any = None) -> int:
         """Run a bound batch; on failure keep the items before the failing one."""
         raw = cursor._raw_cursor()
         driver_sql, returning = self._with_rowid(translation)
         try:
-            self._backend.executemany(raw, driver_sql, batch, table=translation.table, returning_rowid=returning)
+            self._backend.executemany(
+                raw, driver_sql, batch, table=translation.table, returning_rowid=returning, profile=profile
+            )
         except sqlite3.Error:
             if len(batch) == 1:
                 raise
@@ -613,6 +645,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
                 self._total_changes += max(raw.rowcount, 0)
                 if raw.lastrowid is not None:
                     self._last_rowid = raw.lastrowid
+                    if returning:  # explicit ids the items stored move the sequence on, as in the batch path
+                        self._advance_identity(translation, raw)
             return done  # not reached: the failing item raised
         if raw.lastrowid is not None:
             self._last_rowid = raw.lastrowid
@@ -749,6 +783,9 @@ def check_call(probe: Any, method: str, args: tuple, kwargs: dict, least: int, m
         with _probe_lock:
             getattr(probe, method)(*args, **kwargs)  # raises; the probe never runs SQL here
 
+
+_cursor_execute = Cursor.execute.__wrapped__  # the server implementation behind stdclass.dual's wrapper
+_DML = statements._DML  # statements.is_dml() without the call, on the per-statement path
 
 # statements whose (keyword, translation) _execute_on remembers once no hook claimed them
 _PLAN_KEYWORDS = frozenset({"SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", "VALUES"})

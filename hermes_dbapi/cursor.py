@@ -7,6 +7,7 @@ one place.
 
 from __future__ import annotations
 
+from threading import get_ident
 from typing import TYPE_CHECKING, Any, Iterator
 
 from . import errors, stdclass
@@ -19,6 +20,8 @@ _PROBE_CURSOR = sqlite3.connect(":memory:", check_same_thread=False).cursor()  #
 if TYPE_CHECKING:
     from .connection import Connection
 
+
+_AHEAD = 64  # rows __next__ takes from the driver at a time
 
 # description tuples per result column names: immutable, so shared by all cursors
 _DESCRIPTIONS: dict[tuple[str, ...], tuple] = {}
@@ -61,6 +64,7 @@ class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
         self._lastrowid: int | None = None
         self.row_factory = connection.row_factory  # copied at creation, as sqlite3 does
         self._description: tuple | None = None
+        self._ahead: list[tuple] = []  # issue 8: rows iteration read ahead, reversed (see __next__)
 
     # sqlite3's read-only result attributes (its C slots cannot be written from Python)
     description = property(lambda self: self._description, doc="Column names of the last query, as sqlite3.")
@@ -74,7 +78,9 @@ class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
         return self._connection
 
     def _check(self) -> None:
-        self._connection._check()
+        conn = self._connection
+        if conn._check_same_thread and get_ident() != conn._thread or conn._closed:
+            conn._check()  # raises the right one
         if self._closed:
             raise errors.programming("Cannot operate on a closed cursor.")
 
@@ -85,6 +91,8 @@ class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
 
     def _set_result(self, names: tuple[str, ...] | None, rowcount: int, lastrowid: int | None) -> None:
         self._names = names
+        if self._ahead:
+            self._ahead = []
         if names is None:
             self._description = None
         else:
@@ -147,12 +155,15 @@ class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
 
     def fetchone(self) -> Any:
         self._check()
-        if self._names is None or self._raw is None:
-            return None
-        with self._connection._lock:
-            values = self._raw.fetchone()
-        if values is None:
-            return None
+        if self._ahead:
+            values = self._ahead.pop()
+        else:
+            if self._names is None or self._raw is None:
+                return None
+            with self._connection._lock:
+                values = self._raw.fetchone()
+            if values is None:
+                return None
         convert = self._converter()
         return convert(values) if convert is not None else values
 
@@ -164,8 +175,16 @@ class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
             return self.fetchall()  # sqlite3 reads a non-positive size as "all"
         if self._names is None or self._raw is None:
             return []
-        with self._connection._lock:
-            rows = self._raw.fetchmany(size)
+        ahead = self._ahead
+        if ahead:
+            rows = ahead[: -size - 1 : -1]
+            del ahead[-size:]
+            if len(rows) < size:
+                with self._connection._lock:
+                    rows += self._raw.fetchmany(size - len(rows))
+        else:
+            with self._connection._lock:
+                rows = self._raw.fetchmany(size)
         convert = self._converter()
         return [convert(r) for r in rows] if convert is not None else list(rows)
 
@@ -175,6 +194,9 @@ class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
             return []
         with self._connection._lock:
             rows = self._raw.fetchall()
+        if self._ahead:
+            rows = self._ahead[::-1] + rows
+            self._ahead = []
         convert = self._converter()
         return [convert(r) for r in rows] if convert is not None else list(rows)
 
@@ -185,10 +207,23 @@ class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
         return self
 
     def __next__(self) -> Any:
-        row = self.fetchone()
-        if row is None:
-            raise StopIteration
-        return row
+        """issue 8: iteration takes the rows the driver already holds client-side a
+        chunk at a time (one driver call per chunk, not per row); fetch*() see the
+        same sequence, as the chunk is theirs first."""
+        self._check()
+        ahead = self._ahead
+        if not ahead:
+            if self._names is None or self._raw is None:
+                raise StopIteration
+            with self._connection._lock:
+                ahead = self._raw.fetchmany(_AHEAD)
+            if not ahead:
+                raise StopIteration
+            ahead.reverse()
+            self._ahead = ahead
+        values = ahead.pop()
+        convert = self._converter()
+        return convert(values) if convert is not None else values
 
     # -- the rest of the interface --------------------------------------------
 
@@ -198,6 +233,7 @@ class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
             self._raw.close()
             self._raw = None
         self._names = None
+        self._ahead = []
         self._closed = True
 
     def setinputsizes(self, sizes: Any, /) -> None:

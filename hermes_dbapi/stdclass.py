@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 import weakref
 from typing import Any, Callable
 
@@ -45,6 +46,7 @@ def dual(cls: type, std: type, flag: str) -> None:
     """Make every public method/property of ``cls`` that shadows one of ``std``
     run ``std``'s own when ``getattr(instance, flag)`` is None (embedded)."""
     embedded: Callable[[Any], bool] = lambda self: getattr(self, flag) is None  # noqa: E731
+    flag_of = operator.attrgetter(flag)  # issue 8: the per-call test without a Python frame
     cls._std_class = std  # type: ignore[attr-defined]
     for name, value in list(vars(cls).items()):
         if name.startswith("_") and name not in _DUNDERS:
@@ -55,7 +57,7 @@ def dual(cls: type, std: type, flag: str) -> None:
         if isinstance(value, property):
             setattr(cls, name, _dual_property(value, standard, embedded))
         elif inspect.isfunction(value):
-            setattr(cls, name, _dual_method(value, standard, embedded))
+            setattr(cls, name, _dual_method(value, standard, flag_of))
 
 
 def drop_missing(cls: type, std: type, names: tuple[str, ...]) -> None:
@@ -73,10 +75,10 @@ def no_attribute(obj: Any, name: str, base: type) -> AttributeError:
     return AttributeError(f"'{label}' object has no attribute '{name}'", name=name, obj=obj)
 
 
-def _dual_method(server: Callable, standard: Any, embedded: Callable[[Any], bool]) -> Callable:
+def _dual_method(server: Callable, standard: Any, flag_of: Callable[[Any], Any]) -> Callable:
     @functools.wraps(server)
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if embedded(self):
+        if flag_of(self) is None:
             return standard(self, *args, **kwargs)
         return server(self, *args, **kwargs)
 

@@ -60,8 +60,13 @@ class Transactions:
 
     def begin(self, mode: str) -> None:
         self._sync()
-        self.backend.begin(mode.upper() or "DEFERRED")
-        self._fresh.check(self.backend, self.shadow)  # DDL of other connections (e.g. triggers)
+        mode = mode.upper() or "DEFERRED"
+        probe = self._fresh.probe(self.backend, self.shadow)  # DDL of other connections (e.g. triggers)
+        if probe is None:
+            self.backend.begin(mode)
+            self._fresh.check(self.backend, self.shadow)
+        else:
+            self._fresh.check(self.backend, self.shadow, self.backend.begin_and_query(mode, probe))
 
     def commit(self) -> None:
         self.backend.commit()

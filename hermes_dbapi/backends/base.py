@@ -134,12 +134,30 @@ class Backend(ABC):
 
     @abstractmethod
     def executemany(
-        self, cursor: RawCursor, sql: str, seq: Iterable[Sequence[Any]], *, table: str = "", returning_rowid: bool = False
-    ) -> None: ...
+        self,
+        cursor: RawCursor,
+        sql: str,
+        seq: Iterable[Sequence[Any]],
+        *,
+        table: str = "",
+        returning_rowid: bool = False,
+        profile: Any = None,
+    ) -> None:
+        """Run every item or none.  ``profile`` (a :class:`hermes_dbapi.batch.Profile`),
+        when given, says ``seq`` is a list of plain tuples with those value kinds."""
+
+    def schema_changed(self) -> None:
+        """The catalog epoch moved: forget what was cached about tables."""
 
     @abstractmethod
     def begin(self, mode: str) -> None:
         """Start a transaction; ``mode`` is DEFERRED, IMMEDIATE or EXCLUSIVE."""
+
+    def begin_and_query(self, mode: str, sql: str) -> list[tuple]:
+        """:meth:`begin`, then :meth:`query` of ``sql`` inside the new transaction
+        (a backend may send both in one round trip)."""
+        self.begin(mode)
+        return self.query(sql)
 
     @abstractmethod
     def commit(self) -> None: ...

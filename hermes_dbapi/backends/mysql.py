@@ -15,7 +15,7 @@ from typing import Any, Iterable, Sequence
 
 import pymysql
 from pymysql.constants import CLIENT, FIELD_TYPE, SERVER_STATUS
-from pymysql.converters import conversions
+from pymysql.converters import conversions, escape_string
 from pymysql.cursors import RE_INSERT_VALUES
 
 from ..errors import mysql as my_errors
@@ -59,6 +59,8 @@ _SQL_MODE = "STRICT_ALL_TABLES,NO_AUTO_VALUE_ON_ZERO,NO_ENGINE_SUBSTITUTION,ERRO
 
 
 _IN_TRANS = SERVER_STATUS.SERVER_STATUS_IN_TRANS
+_ONLY_INT = frozenset({int})
+_ONLY_STR = frozenset({str})
 
 
 def _signed(insert_id: int) -> int:
@@ -192,10 +194,22 @@ class MySQLBackend(faults.MyFaults, Backend):
             cursor.lastrowid = _signed(raw.lastrowid) + max(raw.rowcount, 1) - 1
 
     def executemany(
-        self, cursor: MyCursor, sql: str, seq: Iterable[Sequence[Any]], *, table: str = "", returning_rowid: bool = False
+        self,
+        cursor: MyCursor,
+        sql: str,
+        seq: Iterable[Sequence[Any]],
+        *,
+        table: str = "",
+        returning_rowid: bool = False,
+        profile: Any = None,
     ) -> None:
         cursor.reset()
         rows = list(seq)
+        if profile is not None:
+            statement = self._multi_row(cursor.raw, sql, rows, profile.kinds)
+            if statement is not None:
+                self._run_multi_row(cursor, statement, table)
+                return
         for params in rows:
             self._check_packet(cursor.raw, sql, params)
         # all or nothing, so the caller can redo it item by item after a failure
@@ -224,6 +238,54 @@ class MySQLBackend(faults.MyFaults, Backend):
             raise self._translate(exc, table, guarded) from None
         cursor.rowcount = cursor.raw.rowcount
         cursor.lastrowid = last
+
+    def _multi_row(self, raw: pymysql.cursors.Cursor, sql: str, rows: list, kinds: tuple) -> bytes | None:
+        """issue 8: the batch of a plain INSERT/REPLACE as the one multi-row statement
+        PyMySQL's executemany would send, or None if it would take several (then
+        the batch needs a savepoint) or the values do not encode."""
+        match = RE_INSERT_VALUES.match(sql)
+        if match is None or self.conn.server_status & SERVER_STATUS.SERVER_STATUS_NO_BACKSLASH_ESCAPES:
+            return None
+        values = match.group(2).rstrip()
+        encoding = self.conn.encoding
+        try:
+            parts = [(match.group(1) % ()).encode(encoding)]
+            parts.append(",".join(self._literal_rows(values, rows, kinds)).encode(encoding))
+            parts.append(((match.group(3) or "") % ()).encode(encoding))
+        except (UnicodeError, TypeError, ValueError, pymysql.Error):
+            return None  # the general path raises what it raises
+        statement = b"".join(parts)
+        return statement if len(statement) <= raw.max_stmt_length else None
+
+    def _literal_rows(self, values: str, rows: list, kinds: tuple) -> list[str]:
+        """``values % row`` with each value as PyMySQL's ``Connection.escape`` writes
+        it, escaped a column at a time (the same text as its ``_mogrify`` per row)."""
+        escape = self.conn.escape
+        columns: list[Any] = []
+        for column, found in zip(zip(*rows), kinds):
+            if found == _ONLY_INT:
+                columns.append(map(str, column))  # converters.escape_int
+            elif found == _ONLY_STR:
+                columns.append(["'" + text + "'" for text in map(escape_string, column)])
+            else:
+                columns.append(map(escape, column))
+        if not columns:
+            return [values % ()] * len(rows)
+        return [values % row for row in zip(*columns)]
+
+    def _run_multi_row(self, cursor: MyCursor, statement: bytes, table: str) -> None:
+        """One statement is atomic by itself (InnoDB undoes a failed statement only):
+        no transaction or savepoint round trips around it."""
+        raw = cursor.raw
+        guarded = self.in_transaction
+        if not guarded:
+            self._ensure_live()  # issue 5: replace a connection the server dropped while idle
+        try:
+            raw.execute(statement)
+        except pymysql.Error as exc:
+            raise self._translate(exc, table, guarded) from None
+        cursor.rowcount = raw.rowcount
+        cursor.lastrowid = _signed(raw.lastrowid) + raw.rowcount - 1 if raw.lastrowid else None
 
     def _check_packet(self, raw: pymysql.cursors.Cursor, sql: str, params: Sequence[Any]) -> None:
         """A clear error for a statement the server would refuse by hanging up (issue 9)."""

@@ -48,6 +48,46 @@ def encode_params(params: Any) -> Any:
     return params
 
 
+# text, varchar, bpchar: the result columns that may carry encoded text
+TEXT_OIDS = frozenset({25, 1043, 1042})
+
+
+def text_columns(result: Any) -> tuple[int, ...]:
+    """Indexes of a psycopg PGresult's columns of the types :data:`TEXT_OIDS`."""
+    if result is None:
+        return ()
+    return tuple([i for i in range(result.nfields) if result.ftype(i) in TEXT_OIDS])
+
+
+def decode_rows(rows: list, columns: tuple[int, ...]) -> list:
+    """``rows`` with the text in ``columns`` decoded (:func:`decode`); the same
+    list when no value holds the escape character, i.e. virtually always.
+
+    issue 8: this replaces a Python text loader, which cost a Python call per
+    text value and a loader object per query; the check here is a C substring
+    search per text value."""
+    if not columns:
+        return rows
+    for row in rows:
+        for i in columns:
+            value = row[i]
+            if value is not None and ESCAPE in value:
+                return [decode_row(r, columns) for r in rows]
+    return rows
+
+
+def decode_row(row: tuple, columns: tuple[int, ...]) -> tuple:
+    for i in columns:
+        value = row[i]
+        if value is not None and ESCAPE in value:
+            values = list(row)
+            for j in columns:
+                if values[j] is not None:
+                    values[j] = decode(values[j])
+            return tuple(values)
+    return row
+
+
 class NulSafeTextLoader(TextLoader):
     """psycopg's text loader, plus the reverse of :func:`encode`."""
 
@@ -59,5 +99,7 @@ class NulSafeTextLoader(TextLoader):
 
 
 def install(adapters: Any) -> None:
+    """Kept for connections whose rows do not pass :func:`decode_rows` (the
+    backend's own cursors decode rows instead: psycopg's C loader is faster)."""
     for name in ("text", "varchar", "bpchar"):
         adapters.register_loader(name, NulSafeTextLoader)

@@ -21,7 +21,7 @@ from psycopg.types.string import TextLoader
 
 from ..errors import postgres as pg_errors
 from ..url import Target
-from . import pg_float, pg_text
+from . import pg_copy, pg_float, pg_text
 from .base import Backend, RawCursor, unreachable
 from . import faults, locks  # issue 5: lost connections, lock=table (backends/faults.py, locks.py)
 from .._stdlib import sqlite3
@@ -62,7 +62,7 @@ def _configure_types(conn: psycopg.Connection) -> None:
     adapters.register_loader("bool", _BoolLoader)
     for name in _TEXT_TYPES:
         adapters.register_loader(name, TextLoader)
-    pg_text.install(adapters)
+    # issue 8: no Python text loader; PgCursor and query() decode NUL escapes (pg_text.decode_rows)
     pg_float.install(adapters)
     # issue 8: ints always as int8 with server-side binding (psycopg would pick int2/int4
     # by value, and ``? * ?`` would overflow); client-side literals are unchanged
@@ -71,32 +71,69 @@ def _configure_types(conn: psycopg.Connection) -> None:
 
 
 class PgCursor(RawCursor):
-    def __init__(self, raw: psycopg.Cursor) -> None:
+    def __init__(self, backend: "PostgresBackend") -> None:
         super().__init__()
-        self.raw = raw  # client-side binding (ClientCursor): the savepoint-guarded path
-        self.cur: Any = raw  # the driver cursor holding the current result
+        self._backend = backend
+        self._raw: psycopg.Cursor | None = None
+        self.cur: Any = None  # the driver cursor holding the current result
         self._server: psycopg.Cursor | None = None
 
+    @property
+    def raw(self) -> psycopg.Cursor:
+        """Client-side binding (ClientCursor): the savepoint-guarded path.  issue 8:
+        made on first use (most statements never need it); issue 5: a new one
+        on the backend's new connection after a reconnect."""
+        raw = self._raw
+        if raw is None or raw.connection is not self._backend.conn:
+            raw = self._raw = self._backend.conn.cursor()
+        return raw
+
+    @raw.setter
+    def raw(self, value: psycopg.Cursor) -> None:
+        self._raw = value
+
     def server_cursor(self, conn: psycopg.Connection) -> psycopg.Cursor:
-        """issue 8: a server-side binding cursor (prepared after psycopg's threshold)."""
+        """issue 8: a server-side binding cursor (prepared after psycopg's threshold),
+        taken from the backend's spares when there is one (making one costs about
+        as much as running a point SELECT through it)."""
         server = self._server
         if server is None or server.connection is not conn:
-            server = self._server = psycopg.Cursor(conn)
+            spares = self._backend._spare_cursors
+            server = spares.pop() if spares else None
+            if server is None or server.connection is not conn:
+                server = psycopg.Cursor(conn)
+            self._server = server
         return server
 
+    def __del__(self) -> None:
+        server = self._server
+        if server is not None and not server.closed:
+            spares = self._backend._spare_cursors
+            if len(spares) < 8:
+                spares.append(server)  # its old result goes with its next execute()
+
+    def reset(self) -> None:
+        super().reset()
+        self.text_columns: tuple[int, ...] = ()  # result columns holding text (pg_text.decode_rows)
+
     def _fetchone(self) -> tuple | None:
-        return self.cur.fetchone()
+        row = self.cur.fetchone()
+        if row is None or not self.text_columns:
+            return row
+        return pg_text.decode_row(row, self.text_columns)
 
     def _fetchmany(self, size: int) -> list[tuple]:
-        return self.cur.fetchmany(size)
+        return pg_text.decode_rows(self.cur.fetchmany(size), self.text_columns)
 
     def _fetchall(self) -> list[tuple]:
-        return self.cur.fetchall()
+        return pg_text.decode_rows(self.cur.fetchall(), self.text_columns)
 
     def close(self) -> None:
-        self.raw.close()
+        if self._raw is not None:
+            self._raw.close()
         if self._server is not None:
             self._server.close()
+            self._server = None
 
 
 class PostgresBackend(faults.PgFaults, Backend):
@@ -111,6 +148,9 @@ class PostgresBackend(faults.PgFaults, Backend):
         self.server_version = (version // 10000, version % 10000)
         self._meta = conn.cursor()
         self._client_only: set[str] = set()  # issue 8: driver SQL that needs client-side binding
+        self._copy_plans: dict[tuple[str, int], pg_copy.Plan | None] = {}  # issue 8: executemany as COPY
+        self._copy_tables: dict[str, tuple[pg_copy.Column, ...] | None] = {}
+        self._spare_cursors: list[psycopg.Cursor] = []  # issue 8: server cursors of dropped PgCursors
         self._encoding = conn.info.encoding
         digest = hashlib.sha256(namespace.encode()).digest()[:8]
         self._lock_key = int.from_bytes(digest, "big", signed=True)  # the namespace's write lock
@@ -157,9 +197,7 @@ class PostgresBackend(faults.PgFaults, Backend):
     # -- running statements -------------------------------------------------
 
     def cursor(self) -> PgCursor:
-        cursor = PgCursor(self.conn.cursor())
-        self._cursors.add(cursor)  # issue 5: rebound to the new connection after a reconnect
-        return cursor
+        return PgCursor(self)  # issue 5: its driver cursors follow self.conn across reconnects
 
     def _translate(self, exc: psycopg.Error, in_transaction: bool = True, verb: str = "") -> Exception:
         if self._driver_is_lost(exc):  # issue 5: the connection died under this call (backends/faults.py)
@@ -176,20 +214,19 @@ class PostgresBackend(faults.PgFaults, Backend):
         self, cursor: PgCursor, sql: str, params: Sequence[Any], *, returning_rowid: bool = False, table: str = ""
     ) -> None:
         cursor.reset()
-        raw = cursor.raw
         params = pg_text.encode_params(params)
         guarded = self.conn.pgconn.transaction_status != _IDLE_CODE
         try:
             if guarded:
                 # one round trip: the savepoint, the statement and its release travel
                 # together (client-side binding allows several statements per query)
+                raw = cursor.raw
                 raw.execute(_GUARD_OPEN + sql + _GUARD_CLOSE, params)
                 raw.nextset()  # from the SAVEPOINT's result to the statement's
             else:
                 if self._probe.poll(0):  # issue 5: the server hung up while we were idle: reconnect first
                     self._revive()
-                    raw = cursor.raw
-                raw = self._execute_unguarded(cursor, raw, sql, params)
+                raw = self._execute_unguarded(cursor, sql, params)
         except psycopg.Error as exc:
             if guarded:
                 self._undo_statement()
@@ -207,12 +244,14 @@ class PostgresBackend(faults.PgFaults, Backend):
             return
         encoding = self._encoding
         cursor.names = tuple([result.fname(i).decode(encoding) for i in range(result.nfields)])
+        cursor.text_columns = pg_text.text_columns(result)
 
-    def _execute_unguarded(self, cursor: PgCursor, raw: Any, sql: str, params: Any) -> Any:
+    def _execute_unguarded(self, cursor: PgCursor, sql: str, params: Any) -> Any:
         """issue 8: outside a transaction, server-side binding (prepared statements
         after psycopg's threshold); client-side binding for the statements PostgreSQL
         cannot type that way.  Autocommit: a refused statement has done nothing."""
         if sql in self._client_only:
+            raw = cursor.raw
             raw.execute(sql, params)
             return raw
         server = cursor.server_cursor(self.conn)
@@ -224,6 +263,7 @@ class PostgresBackend(faults.PgFaults, Backend):
             if len(self._client_only) >= 4096:
                 self._client_only.clear()
             self._client_only.add(sql)
+            raw = cursor.raw
             raw.execute(sql, params)
             return raw
         return server
@@ -236,8 +276,20 @@ class PostgresBackend(faults.PgFaults, Backend):
             pass  # connection-level trouble: the caller's error says more
 
     def executemany(
-        self, cursor: PgCursor, sql: str, seq: Iterable[Sequence[Any]], *, table: str = "", returning_rowid: bool = False
+        self,
+        cursor: PgCursor,
+        sql: str,
+        seq: Iterable[Sequence[Any]],
+        *,
+        table: str = "",
+        returning_rowid: bool = False,
+        profile: Any = None,
     ) -> None:
+        if profile is not None and not profile.escaped:
+            plan = self._copy_plan(sql, len(profile.kinds))
+            if plan is not None and pg_copy.fits(plan, profile.kinds):
+                self._copy(cursor, plan, seq)  # type: ignore[arg-type]  # a list when profiled
+                return
         cursor.reset()
         # all or nothing, so the caller can redo it item by item after a failure
         guarded = self.conn.info.transaction_status != _IDLE
@@ -269,37 +321,109 @@ class PostgresBackend(faults.PgFaults, Backend):
         if not returning_rowid:
             cursor.rowcount = cursor.raw.rowcount
 
+    def _copy_plan(self, sql: str, count: int) -> pg_copy.Plan | None:
+        key = (sql, count)
+        if key not in self._copy_plans:
+            if len(self._copy_plans) >= 256:
+                self._copy_plans.clear()
+            self._copy_plans[key] = pg_copy.plan(sql, count, self._table_columns)
+        return self._copy_plans[key]
+
+    def _table_columns(self, table: str) -> tuple[pg_copy.Column, ...] | None:
+        if table not in self._copy_tables:
+            self._copy_tables[table] = pg_copy.table_columns(self.query, table)
+        return self._copy_tables[table]
+
+    def schema_changed(self) -> None:
+        self._copy_plans.clear()
+        self._copy_tables.clear()
+
+    def _copy(self, cursor: PgCursor, plan: pg_copy.Plan, rows: list[tuple]) -> None:
+        """issue 8: the batch as one COPY (see pg_copy), all or nothing, with the
+        rowcount and ids the INSERTs would have reported."""
+        cursor.reset()
+        guarded = self.conn.pgconn.transaction_status != _IDLE_CODE
+        if not guarded:
+            self._ensure_live()  # issue 5: replace a connection the server dropped while idle
+        raw = cursor.raw
+        try:
+            if guarded:
+                self._meta.execute("SAVEPOINT " + _STMT_SAVEPOINT)
+            with raw.copy(plan.sql) as copy:  # autocommit: one statement, atomic by itself
+                write = copy.write_row
+                for row in rows:
+                    write(row)
+            last = None
+            if plan.sequence is not None:  # ids the server made: the session's last one
+                tail = "; RELEASE SAVEPOINT " + _STMT_SAVEPOINT if guarded else ""
+                self._meta.execute("SELECT currval(%s::regclass)" + tail, (plan.sequence,))
+                last = self._meta.fetchone()[0]
+            elif guarded:
+                self._meta.execute("RELEASE SAVEPOINT " + _STMT_SAVEPOINT)
+        except psycopg.Error as exc:
+            if guarded:
+                self._undo_statement()
+            raise self._translate(exc, guarded) from None
+        cursor.rowcount = len(rows)
+        if plan.rowid >= 0:
+            cursor.lastrowid = rows[-1][plan.rowid]
+            cursor.max_rowid = max([row[plan.rowid] for row in rows])
+        elif last is not None:
+            cursor.lastrowid = cursor.max_rowid = last
+
     # -- transactions -------------------------------------------------------
 
     def begin(self, mode: str) -> None:
         """IMMEDIATE and EXCLUSIVE take the namespace's write lock for the whole
         transaction (an advisory lock released by COMMIT/ROLLBACK), waiting up to
         the busy timeout, as SQLite's write lock does."""
+        self._begin(mode, None)
+
+    def begin_and_query(self, mode: str, sql: str) -> list[tuple]:
+        """issue 8: the query travels with BEGIN (several statements, one round trip)."""
+        return self._begin(mode, sql)
+
+    def _begin(self, mode: str, probe: str | None) -> list[tuple]:
         self._ensure_live()  # issue 5: replace a connection the server dropped while idle
+        tail = "" if probe is None else "; " + probe
         if mode not in ("IMMEDIATE", "EXCLUSIVE"):
             try:
-                self._meta.execute("BEGIN")
+                self._meta.execute("BEGIN" + tail)
+                return self._probe_rows(probe, 1)
             except psycopg.Error as exc:
                 if self._lost_before_start(exc):  # issue 5: nothing had started: begin on the new connection
-                    return self.begin(mode)
+                    return self._begin(mode, probe)
+                if self.in_transaction:  # the probe failed: no half-begun transaction
+                    self._run_control("ROLLBACK")
                 raise self._translate(exc, False) from None
-            return
+        tail = tail.replace("%", "%%")  # the statements below take parameters
         try:
             if self.lock_strategy == "table":  # issue 5: lock row (backends/locks.py)
                 locks.pg_begin_locked(self)
+                return [] if probe is None else self.query(probe)
             elif self.busy_timeout <= 0:
-                self._meta.execute("BEGIN; SELECT pg_try_advisory_xact_lock(%s)", (self._lock_key,))
+                self._meta.execute("BEGIN; SELECT pg_try_advisory_xact_lock(%s)" + tail, (self._lock_key,))
                 self._meta.nextset()
                 if not self._meta.fetchone()[0]:
                     raise psycopg.errors.LockNotAvailable("write lock is held")
             else:
-                self._meta.execute("BEGIN; SELECT pg_advisory_xact_lock(%s)", (self._lock_key,))
+                self._meta.execute("BEGIN; SELECT pg_advisory_xact_lock(%s)" + tail, (self._lock_key,))
+                self._meta.nextset()
+            return self._probe_rows(probe, 1)
         except psycopg.Error as exc:
             if self._lost_before_start(exc):  # issue 5: nothing had started: begin on the new connection
-                return self.begin(mode)
+                return self._begin(mode, probe)
             if self.in_transaction:
                 self._run_control("ROLLBACK")
             raise self._translate(exc) from None
+
+    def _probe_rows(self, probe: str | None, skip: int) -> list[tuple]:
+        """The probe's rows, ``skip`` results after the meta cursor's current one."""
+        if probe is None:
+            return []
+        for _ in range(skip):
+            self._meta.nextset()
+        return pg_text.decode_rows(self._meta.fetchall(), pg_text.text_columns(self._meta.pgresult))
 
     def commit(self) -> None:
         self._run_control("COMMIT")
@@ -337,7 +461,9 @@ class PostgresBackend(faults.PgFaults, Backend):
         try:
             with self.conn.cursor() as cur:
                 cur.execute(sql, pg_text.encode_params(params))  # NULs in FTS text and catalog values too
-                return cur.fetchall() if cur.description is not None else []
+                if cur.description is None:
+                    return []
+                return pg_text.decode_rows(cur.fetchall(), pg_text.text_columns(cur.pgresult))
         except psycopg.Error as exc:  # never a driver exception to the application
             raise self._translate(exc, in_transaction) from None
 

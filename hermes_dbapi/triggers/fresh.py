@@ -14,6 +14,9 @@ from typing import Any
 from ..catalog import meta, store
 
 
+_STAMP = f"SELECT value FROM {meta.TABLE} WHERE name = 'schema_version'"
+
+
 class Freshness:
     def __init__(self) -> None:
         self.seen: Any = None
@@ -24,7 +27,7 @@ class Freshness:
             self.has_meta = backend.has_table(meta.TABLE)
             if not self.has_meta:
                 return None
-        rows = backend.query(f"SELECT value FROM {meta.TABLE} WHERE name = 'schema_version'")
+        rows = backend.query(_STAMP)
         return rows[0][0] if rows else None
 
     def prime(self, backend: Any) -> None:
@@ -34,11 +37,23 @@ class Freshness:
         except Exception:  # a catalog we cannot read must never stop a connection
             self.seen = None
 
-    def check(self, backend: Any, shadow: Any) -> None:
-        """Reload ``shadow`` if the stored schema changed in a way it has not seen."""
+    def probe(self, backend: Any, shadow: Any) -> str | None:
+        """issue 8: the query :meth:`check` needs, for the backend to send with BEGIN."""
+        if shadow is None:
+            return None
+        if not self.has_meta:
+            self.has_meta = backend.has_table(meta.TABLE)
+        return _STAMP if self.has_meta else None
+
+    def check(self, backend: Any, shadow: Any, rows: list | None = None) -> None:
+        """Reload ``shadow`` if the stored schema changed in a way it has not seen.
+        ``rows``: what :meth:`probe`'s query returned, if it ran already."""
         if shadow is None:
             return
-        stamp = self._stamp(backend)
+        if rows is not None:
+            stamp = rows[0][0] if rows else None
+        else:
+            stamp = self._stamp(backend)
         if stamp == self.seen:
             return
         self.seen = stamp

@@ -1,0 +1,84 @@
+"""executemany() batches that take the bulk paths (PostgreSQL COPY, MariaDB one
+multi-row INSERT) or are turned away from them: same results as sqlite3."""
+
+from __future__ import annotations
+
+from .harness import attempt
+
+CREATE = "CREATE TABLE b(id INTEGER PRIMARY KEY, s TEXT, n INTEGER, r REAL, x BLOB, u)"
+ROWS = "SELECT id, s, n, r, x, u FROM b ORDER BY id"
+COUNTERS = "SELECT last_insert_rowid(), changes(), total_changes()"
+
+
+def _run(side, batches, *, begin=False):
+    conn = side.connect(isolation_level=None)
+    conn.execute(CREATE)
+    cur = conn.cursor()
+    out = []
+    if begin:
+        conn.execute("BEGIN")
+    for sql, seq in batches:
+        result = attempt(cur.executemany, sql, seq)
+        out.append((result if isinstance(result, Exception) else None, cur.rowcount, cur.lastrowid))
+        out.append(conn.execute(COUNTERS).fetchone())
+    if begin:
+        conn.execute("COMMIT")
+    cur.execute("INSERT INTO b(s) VALUES ('after')")
+    out.append(cur.lastrowid)
+    out.append(conn.execute(ROWS).fetchall())
+    return out
+
+
+AUTO = "INSERT INTO b(s, n) VALUES (?, ?)"
+EXPLICIT = "INSERT INTO b(id, s, n) VALUES (?, ?, ?)"
+NO_ID = "INSERT INTO b(s, n, r, x, u) VALUES (?, ?, ?, ?, ?)"
+TRICKY = ["tab\there", "new\nline", "back\\slash", "quote'\"", "\\N", "", "é€😀", "\r\n", "%s %% %(x)s"]
+
+
+def test_bulk_automatic_ids(diff):
+    diff.check(lambda side: _run(side, [(AUTO, [(f"r{i}", i) for i in range(50)])]))
+
+
+def test_bulk_automatic_ids_in_transaction(diff):
+    diff.check(lambda side: _run(side, [(AUTO, [(f"r{i}", i) for i in range(50)])] * 2, begin=True))
+
+
+def test_bulk_explicit_ids_then_automatic(diff):
+    """MariaDB: last_insert_rowid() after a multi-row INSERT of explicit ids is off (the OK
+    packet names the last explicit id, not the first): a known gap, as before issue 8."""
+    batches = [(EXPLICIT, [(100 + i, f"e{i}", i) for i in range(5)]), (AUTO, [("a", 1), ("b", 2)])]
+    diff.check(lambda side: _run(side, batches))
+
+
+def test_bulk_every_column_and_tricky_text(diff):
+    rows = [(text, i, i / 4, bytes([i, 0, 255]), text) for i, text in enumerate(TRICKY)]
+    rows.append((None, None, None, None, None))
+    diff.check(lambda side: _run(side, [(NO_ID, rows)]))
+
+
+def test_bulk_nul_and_escape_characters(diff):
+    diff.check(lambda side: _run(side, [(AUTO, [("a\x00b", 1), ("\uffff", 2), ("x\uffff0", 3)])]))
+
+
+def test_bulk_duplicate_in_the_middle(diff):
+    batches = [(EXPLICIT, [(1, "a", 1), (2, "b", 2), (1, "dup", 3), (3, "c", 4)])]
+    diff.check(lambda side: _run(side, batches))
+    diff.check(lambda side: _run(side, batches, begin=True))
+
+
+def test_bulk_mixed_kinds_in_a_column(diff):
+    diff.check(lambda side: _run(side, [(AUTO, [("a", 1), (2, "3"), (None, 4.0), ("d", None)])]))
+
+
+def test_bulk_iterator_raising_keeps_earlier_items(diff):
+    def rows():
+        yield ("a", 1)
+        yield ("b", 2)
+        raise KeyError("from the generator")
+
+    diff.check(lambda side: _run(side, [(AUTO, rows())]))
+
+
+def test_bulk_larger_than_one_statement(diff):
+    """Over PyMySQL's 1 MB statement size: several statements, so the guarded path."""
+    diff.check(lambda side: _run(side, [(AUTO, [("x" * 1000 + str(i), i) for i in range(1200)])])[-2:-1])
