@@ -12,7 +12,7 @@ from typing import Callable
 from sqlglot import exp
 
 from ..context import Context
-from . import arithmetic, conflicts, ctes, datetime, ddl, functions, json, limits, pg_types, queries, rowid, strings
+from . import arithmetic, booleans, conflicts, ctes, datetime, ddl, functions, json, limits, pg_types, queries, rowid, strings
 
 Pass = Callable[[exp.Expression, Context], exp.Expression]
 
@@ -22,6 +22,8 @@ _SQL: list[Pass] = [
     conflicts.upsert,
     rowid.rowid_alias,
     queries.derived_aliases,
+    queries.constant_order_keys,
+    queries.order_by_source_columns,
     queries.qualified_star,
     queries.strip_index_hints,
     queries.collate_nocase,
@@ -33,16 +35,17 @@ _SQL: list[Pass] = [
     strings.sqlite_like,
     json.sqlite_json,
     functions.sqlite_functions,
+    arithmetic.real_literals,
     queries.bare_columns,
     queries.wrap_in_subquery,
     ctes.recursive_anchor_types,
 ]
 _PG_ONLY: list[Pass] = [
     pg_types.untyped_params,
-    pg_types.bool_results,
     strings.pg_escaped_literals,
+    booleans.pg_booleans,
 ]
-_MYSQL_ONLY: list[Pass] = [ctes.dml_ctes, limits.limited_in_subqueries]
+_MYSQL_ONLY: list[Pass] = [strings.mysql_strings, ctes.dml_ctes, limits.limited_in_subqueries]
 
 PASSES: dict[str, list[Pass]] = {
     "postgres": [*_COMMON, *_SQL, *_PG_ONLY],

@@ -130,6 +130,28 @@ def _round(node: exp.Round, ctx: Context) -> exp.Expression:
     return exp.Cast(this=node, to=exp.DataType.build("DOUBLE" if ctx.is_mysql else "DOUBLE PRECISION"))
 
 
+def _replace(node: exp.Replace, ctx: Context) -> exp.Expression:
+    """SQLite's replace(x, '', z) is x, even for a NULL z; the servers return NULL."""
+    pattern = node.expression
+    if isinstance(pattern, exp.Literal) and pattern.is_string and pattern.this == "":
+        return node.this
+    return node
+
+
+def _avg(node: exp.Avg, ctx: Context) -> exp.Expression:
+    """MariaDB averages integers as DECIMAL with 4 decimals; SQLite in doubles."""
+    if not ctx.is_mysql:
+        return node
+    target = node.this.expressions[0] if isinstance(node.this, exp.Distinct) else node.this
+    target.replace(exp.Cast(this=target.copy(), to=exp.DataType.build("DOUBLE")))
+    return node
+
+
+def _sign(node: exp.Expression, ctx: Context) -> exp.Expression:
+    """SQLite's sign() is an integer; PG's follows its argument (double for a double)."""
+    return node if ctx.is_mysql else exp.Cast(this=node, to=exp.DataType.build("BIGINT"))
+
+
 def sqlite_functions(tree: exp.Expression, ctx: Context) -> exp.Expression:
     def rewrite(node: exp.Expression) -> exp.Expression:
         if isinstance(node, (exp.Greatest, exp.Least)) and not ctx.is_mysql:
@@ -148,6 +170,12 @@ def sqlite_functions(tree: exp.Expression, ctx: Context) -> exp.Expression:
             return _round(node, ctx)
         if isinstance(node, exp.Length):
             return _length(node, ctx)
+        if isinstance(node, exp.Replace):
+            return _replace(node, ctx)
+        if isinstance(node, exp.Avg):
+            return _avg(node, ctx)
+        if isinstance(node, exp.Sign) or _anon(node, "sign"):
+            return _sign(node, ctx)
         if _anon(node, "json_valid") and len(node.expressions) == 1 and ctx.is_mysql:
             return exp.Coalesce(this=node, expressions=[exp.Literal.number(0)])  # SQLite: json_valid(NULL) = 0
         if _anon(node, "json_valid") and len(node.expressions) == 1:

@@ -10,6 +10,12 @@
 * Aggregate queries with bare columns and no GROUP BY (``SELECT a, max(b) FROM
   t``): SQLite takes the bare value from the max/min row; PG refuses and MySQL
   picks an arbitrary row, so PG raises NotSupportedError (MySQL: tolerance).
+* ``ORDER BY 0.5`` / ``ORDER BY 'x'``: a constant that is not a column number
+  sorts nothing in SQLite; PG refuses a non-integer constant: the key is dropped.
+* PG matches a bare ``ORDER BY name`` against output column names first, and names
+  an unaliased ``CASE … ELSE id END`` (or ``coalesce(x, id)``) column "id" too: the
+  ORDER BY then sorts by that expression.  SQLite only looks at explicit aliases,
+  so such a key is qualified with its (single) table.
 * MySQL has no partial indexes: the ``WHERE`` of CREATE INDEX is dropped (a
   UNIQUE index admits many NULLs, which covers ``WHERE col IS NOT NULL``).
 """
@@ -20,6 +26,45 @@ from sqlglot import exp
 
 from ... import errors
 from ..context import Context
+
+
+def constant_order_keys(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    for order in list(tree.find_all(exp.Order)):
+        keys = order.expressions
+        kept = [k for k in keys if not _non_integer_constant(k.this if isinstance(k, exp.Ordered) else k)]
+        if len(kept) == len(keys):
+            continue
+        if kept:
+            order.set("expressions", kept)
+        else:
+            order.pop()
+    return tree
+
+
+def order_by_source_columns(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    if ctx.is_mysql:
+        return tree
+    for select in list(tree.find_all(exp.Select)):
+        order = select.args.get("order")
+        source = select.args.get("from_") or select.args.get("from")
+        if order is None or source is None or select.args.get("joins") or not isinstance(source.this, exp.Table):
+            continue
+        aliases = {item.alias.lower() for item in select.expressions if isinstance(item, exp.Alias)}
+        qualifier = source.this.alias_or_name
+        for key in order.expressions:
+            column = key.this if isinstance(key, exp.Ordered) else key
+            if isinstance(column, exp.Column) and not column.table and column.name.lower() not in aliases:
+                column.set("table", exp.to_identifier(qualifier))
+    return tree
+
+
+def _non_integer_constant(key: exp.Expression) -> bool:
+    inner = key
+    while isinstance(inner, (exp.Neg, exp.Paren)):
+        inner = inner.this
+    if isinstance(inner, exp.Null):
+        return True
+    return isinstance(inner, exp.Literal) and (inner.is_string or not inner.this.isdigit() or key is not inner)
 
 
 def derived_aliases(tree: exp.Expression, ctx: Context) -> exp.Expression:
