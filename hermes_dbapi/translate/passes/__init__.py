@@ -12,7 +12,7 @@ from typing import Callable
 from sqlglot import exp
 
 from ..context import Context
-from . import arithmetic, booleans, conflicts, ctes, datetime, ddl, functions, json, limits, pg_types, queries, rowid, strings
+from . import arithmetic, booleans, conflicts, create_options, ctes, datetime, ddl, functions, json, limits, pg_types, queries, rowid, strings
 
 Pass = Callable[[exp.Expression, Context], exp.Expression]
 
@@ -44,6 +44,7 @@ _PG_ONLY: list[Pass] = [
     pg_types.untyped_params,
     strings.pg_escaped_literals,
     booleans.pg_booleans,
+    create_options.pg_create_options,
 ]
 _MYSQL_ONLY: list[Pass] = [strings.mysql_strings, ctes.dml_ctes, limits.limited_in_subqueries]
 
