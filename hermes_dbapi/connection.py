@@ -34,6 +34,8 @@ _probe = sqlite3.connect(":memory:", check_same_thread=False)  # validates attri
 _probe_lock = threading.Lock()
 
 
+_OR_ROLLBACK = re.compile(r"\s*(INSERT|UPDATE)\s+OR\s+ROLLBACK\b", re.IGNORECASE)
+
 class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
     """A connection to a server namespace that behaves like ``sqlite3.Connection``.
 
@@ -252,6 +254,14 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             if self._autocommit is False:
                 self._tx.begin("DEFERRED")
 
+    def _rollback_whole_transaction(self) -> None:
+        """``INSERT/UPDATE OR ROLLBACK``: a constraint failure ends the transaction, as in SQLite."""
+        if self._backend.in_transaction:
+            self._tx.rollback()
+            self._after_transaction_end(rolled_back=True)
+            if self._autocommit is False:
+                self._tx.begin("DEFERRED")
+
     def close(self) -> None:
         self._check_thread()
         if self._closed:
@@ -364,6 +374,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             except sqlite3.IntegrityError as exc:  # issue 4 hook: SQLite's exact constraint text
                 from .errors import refine
 
+                if _OR_ROLLBACK.match(sql):
+                    self._rollback_whole_transaction()
                 raise refine.integrity(self, sql, parameters, exc) from None
             except sqlite3.Error as exc:
                 if began and _compile_time(exc):
@@ -447,7 +459,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         if raw.names is not None:
             names = self._result_names(sql, translation, raw.names)
         # sqlite3 counts rows only for statements that start with a DML keyword
-        rowcount = raw.rowcount if statements.is_dml(keyword) and raw.names is None else -1
+        rowcount = raw.rowcount if statements.is_dml(keyword) else -1  # DML … RETURNING: the rows returned
         if translation.table and raw.names is None:
             self._changes = max(raw.rowcount, 0)
             self._total_changes += self._changes

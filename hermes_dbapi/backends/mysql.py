@@ -185,8 +185,7 @@ class MySQLBackend(faults.MyFaults, Backend):
             raise self._translate(exc, table) from None
         cursor.rowcount = raw.rowcount
         if raw.description is not None:
-            cursor.names = tuple(col[0] for col in raw.description)
-            cursor.rowcount = -1
+            cursor.names = tuple(col[0] for col in raw.description)  # rowcount: rows of a DML … RETURNING
         elif raw.lastrowid:
             # the OK packet names the first id of a multi-row insert; SQLite the last
             cursor.lastrowid = _signed(raw.lastrowid) + max(raw.rowcount, 1) - 1

@@ -8,6 +8,7 @@ cost one dictionary lookup.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -112,6 +113,8 @@ def _translate(sql: str, ctx: Context) -> Translation:
     head = text.lstrip().split(None, 1)[0].upper() if text.strip() else ""
     if head in ("CREATE", "ALTER"):
         text = normalize(text)
+    elif head == "REPLACE":  # SQLite's REPLACE INTO is INSERT OR REPLACE INTO (sqlglot reads it as a Command)
+        text = re.sub(r"^\s*REPLACE\b", "INSERT OR REPLACE", text, count=1, flags=re.IGNORECASE)
     tree = _parse_one(text)
     for rewrite in PASSES[ctx.dialect]:
         tree = rewrite(tree, ctx)

@@ -12,7 +12,7 @@ from typing import Callable
 from sqlglot import exp
 
 from ..context import Context
-from . import arithmetic, booleans, conflicts, create_options, ctes, datetime, ddl, functions, json, limits, pg_types, queries, rowid, strings
+from . import arithmetic, booleans, conflicts, create_options, insert_defaults, mysql_dml, ctes, datetime, ddl, functions, json, limits, pg_types, queries, rowid, strings
 
 Pass = Callable[[exp.Expression, Context], exp.Expression]
 
@@ -45,8 +45,9 @@ _PG_ONLY: list[Pass] = [
     strings.pg_escaped_literals,
     booleans.pg_booleans,
     create_options.pg_create_options,
+    insert_defaults.pg_null_rowid,
 ]
-_MYSQL_ONLY: list[Pass] = [strings.mysql_strings, ctes.dml_ctes, limits.limited_in_subqueries]
+_MYSQL_ONLY: list[Pass] = [strings.mysql_strings, mysql_dml.mysql_dml, ctes.dml_ctes, limits.limited_in_subqueries]
 
 PASSES: dict[str, list[Pass]] = {
     "postgres": [*_COMMON, *_SQL, *_PG_ONLY],
