@@ -12,7 +12,7 @@ from typing import Callable
 from sqlglot import exp
 
 from ..context import Context
-from . import arithmetic, booleans, conflicts, create_options, insert_defaults, mysql_dml, ctes, datetime, ddl, functions, json, limits, pg_types, queries, rowid, strings
+from . import arithmetic, booleans, conflicts, create_options, insert_defaults, mysql_dml, sqlite_text, ctes, datetime, ddl, functions, json, limits, pg_types, queries, rowid, strings
 
 Pass = Callable[[exp.Expression, Context], exp.Expression]
 
@@ -33,6 +33,7 @@ _SQL: list[Pass] = [
     arithmetic.sqlite_numbers,
     strings.sqlite_substr,
     strings.sqlite_like,
+    sqlite_text.sqlite_text,
     json.sqlite_json,
     functions.sqlite_functions,
     arithmetic.real_literals,

@@ -100,6 +100,8 @@ def _maybe_real(node: exp.Expression, ctx: Context) -> bool:
     """Could ``node`` be a REAL with a fraction?  (Text and integers are cast as they are.)"""
     if isinstance(node, exp.Paren):
         return _maybe_real(node.this, ctx)
+    if isinstance(node, exp.Null):
+        return False
     if _real_literal(node):
         return True
     if isinstance(node, exp.Literal) or isinstance(node, _TEXT_NODES) or is_integer(node, ctx):

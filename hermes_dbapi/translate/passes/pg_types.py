@@ -22,6 +22,11 @@ def _is_null_check(node: exp.Expression) -> bool:
 def untyped_params(tree: exp.Expression, ctx: Context) -> exp.Expression:
     if ctx.is_mysql:
         return tree
+    for pipe in list(tree.find_all(exp.DPipe)):  # SQLite's || converts numbers to text; PG has no int || int
+        for key in ("this", "expression"):
+            side = pipe.args.get(key)
+            if isinstance(side, exp.Literal) and not side.is_string or isinstance(side, (exp.Column, exp.Neg)):
+                side.replace(exp.Cast(this=side.copy(), to=exp.DataType.build("TEXT")))
     for ph in list(tree.find_all(exp.Placeholder)):
         parent = ph.parent
         if (_is_null_check(parent) and parent.this is ph) or isinstance(parent, exp.DPipe):

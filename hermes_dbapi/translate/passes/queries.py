@@ -100,18 +100,28 @@ def strip_index_hints(tree: exp.Expression, ctx: Context) -> exp.Expression:
     return tree
 
 
+_COMPARISONS = (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE, exp.Like, exp.In)
+
+
+def _rtrim(x: exp.Expression) -> exp.Expression:
+    return exp.Trim(this=x, expression=exp.Literal.string(" "), position="TRAILING")
+
+
 def collate_nocase(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """COLLATE NOCASE folds with LOWER(), RTRIM strips trailing spaces, BINARY is the default:
+    applied to the collated operand and to the other side of its comparison."""
     for collate in list(tree.find_all(exp.Collate)):
-        if collate.expression.name.upper() != "NOCASE":
+        name = collate.expression.name.upper()
+        fold = {"NOCASE": lambda x: exp.Lower(this=x), "RTRIM": _rtrim, "BINARY": lambda x: x}.get(name)
+        if fold is None:
             continue
         parent = collate.parent
-        collate.replace(exp.Lower(this=collate.this))
-        if isinstance(parent, (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE, exp.Like, exp.In)):
-            other = parent.this if parent.args.get("expression") is not None else None
-            if other is not None and not isinstance(other, exp.Lower):
-                other.replace(exp.Lower(this=other.copy()))
-        elif isinstance(parent, exp.Ordered):
-            pass
+        collate.replace(fold(collate.this))
+        if isinstance(parent, _COMPARISONS) and name != "BINARY":
+            for key in ("this", "expression"):
+                side = parent.args.get(key)
+                if side is not None and not isinstance(side, (exp.Lower, exp.Trim)):
+                    side.replace(fold(side.copy()))
     return tree
 
 
