@@ -107,14 +107,16 @@ def check_parse_limits(sql: str) -> None:
         scratch.close()
 
 
+_REPLACE = re.compile(r"^\s*REPLACE\b", re.IGNORECASE)
+
+
 def _translate(sql: str, ctx: Context) -> Translation:
-    params = scan(sql)
+    # SQLite's REPLACE INTO is INSERT OR REPLACE INTO (sqlglot reads it as an opaque Command)
+    params = scan(_REPLACE.sub("INSERT OR REPLACE", sql, count=1))
     text = params.sql
     head = text.lstrip().split(None, 1)[0].upper() if text.strip() else ""
     if head in ("CREATE", "ALTER"):
         text = normalize(text)
-    elif head == "REPLACE":  # SQLite's REPLACE INTO is INSERT OR REPLACE INTO (sqlglot reads it as a Command)
-        text = re.sub(r"^\s*REPLACE\b", "INSERT OR REPLACE", text, count=1, flags=re.IGNORECASE)
     tree = _parse_one(text)
     for rewrite in PASSES[ctx.dialect]:
         tree = rewrite(tree, ctx)

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from dialect_corpus import BACKEND_DIALECT, _approx
-from expr_gen import SETUP, query
+from expr_gen import query, setup
 
 CASES = int(os.environ.get("HERMES_GENERATED_CASES", "2000"))
 FIRST_SEED = int(os.environ.get("HERMES_GENERATED_SEED", "0"))
@@ -52,7 +52,7 @@ def test_generated_queries(backend) -> None:
     dialect = BACKEND_DIALECT[backend.name]
     reference = std_sqlite3.connect(":memory:")
     shim = backend.connect(backend.path("generated.db"))
-    for statement in SETUP:
+    for statement in setup(dialect):
         reference.execute(statement)
         shim.execute(statement)
     reference.commit()

@@ -22,7 +22,6 @@ _SQL: list[Pass] = [
     conflicts.upsert,
     rowid.rowid_alias,
     queries.derived_aliases,
-    queries.constant_order_keys,
     queries.order_by_source_columns,
     queries.qualified_star,
     queries.strip_index_hints,
@@ -37,6 +36,7 @@ _SQL: list[Pass] = [
     json.sqlite_json,
     functions.sqlite_functions,
     arithmetic.real_literals,
+    queries.constant_order_keys,  # after the rewrites that can fold a key to a constant
     queries.bare_columns,
     queries.wrap_in_subquery,
     ctes.recursive_anchor_types,
