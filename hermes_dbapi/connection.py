@@ -35,6 +35,25 @@ _probe_lock = threading.Lock()
 
 
 _OR_ROLLBACK = re.compile(r"\s*(INSERT|UPDATE)\s+OR\s+ROLLBACK\b", re.IGNORECASE)
+_OR_IGNORE = re.compile(r"\s*INSERT\s+OR\s+IGNORE\b", re.IGNORECASE)
+
+
+def _ignored(sql: str, exc: BaseException) -> bool:
+    """``INSERT OR IGNORE`` skips a row that breaks NOT NULL or CHECK too, not only
+    UNIQUE (the servers' ON CONFLICT DO NOTHING / INSERT IGNORE do not, or not
+    alike): for a one-row VALUES insert the failure means "nothing inserted"."""
+    message = str(exc)
+    if not _OR_IGNORE.match(sql) or not message.startswith(("NOT NULL constraint failed", "CHECK constraint failed")):
+        return False
+    import sqlglot
+    from sqlglot import exp
+
+    try:
+        tree = sqlglot.parse_one(sql, read="sqlite")
+    except Exception:  # noqa: BLE001 - not ours to judge: keep the error
+        return False
+    values = tree.expression if isinstance(tree, exp.Insert) else None
+    return isinstance(values, exp.Values) and len(values.expressions) == 1
 
 class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
     """A connection to a server namespace that behaves like ``sqlite3.Connection``.
@@ -376,7 +395,11 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
 
                 if _OR_ROLLBACK.match(sql):
                     self._rollback_whole_transaction()
-                raise refine.integrity(self, sql, parameters, exc) from None
+                refined = refine.integrity(self, sql, parameters, exc)
+                if _ignored(sql, refined):
+                    cursor._set_result(None, 0, self._last_rowid)
+                    return
+                raise refined from None
             except sqlite3.Error as exc:
                 if began and _compile_time(exc):
                     self._tx.rollback()  # sqlite3 prepares before BEGIN: no transaction then

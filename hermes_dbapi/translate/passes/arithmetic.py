@@ -113,7 +113,31 @@ def _maybe_real(node: exp.Expression, ctx: Context) -> bool:
     return not isinstance(node, exp.Anonymous)  # helpers and unknown functions: their own type
 
 
+def _is_text(node: exp.Expression, ctx: Context) -> bool:
+    if isinstance(node, exp.Paren):
+        return _is_text(node.this, ctx)
+    if isinstance(node, exp.Literal):
+        return node.is_string
+    if isinstance(node, exp.Column):
+        return _column_affinity(node, ctx) == "TEXT"
+    return isinstance(node, _TEXT_NODES) and not isinstance(node, exp.Placeholder)
+
+
+def _lenient(node: exp.Cast, ctx: Context) -> exp.Expression | None:
+    """PG: text cast to INTEGER/REAL through SQLite's numeric-prefix reading (helpers/pg_cast.py)."""
+    if ctx.is_mysql or not _is_text(node.this, ctx):
+        return None
+    if node.to.is_type(*exp.DataType.INTEGER_TYPES):
+        return exp.Anonymous(this="hdb_cast_int", expressions=[exp.Cast(this=node.this, to=exp.DataType.build("TEXT"))])
+    if node.to.is_type(exp.DataType.Type.DOUBLE, exp.DataType.Type.FLOAT):
+        return exp.Anonymous(this="hdb_cast_real", expressions=[exp.Cast(this=node.this, to=exp.DataType.build("TEXT"))])
+    return None
+
+
 def _cast(node: exp.Cast, ctx: Context) -> exp.Expression:
+    lenient = _lenient(node, ctx)
+    if lenient is not None:
+        return lenient
     if not node.to.is_type(*exp.DataType.INTEGER_TYPES):
         return node
     value = node.this
