@@ -159,9 +159,20 @@ def _double_literal(node: exp.Literal, ctx: Context) -> exp.Expression:
     if node.is_string or node.this.isdigit():
         return node
     parent = node.parent.parent if isinstance(node.parent, exp.Neg) else node.parent
+    if _stored_as_written(node, parent):
+        return node
     if isinstance(parent, exp.Round) or _json_argument(parent) or node.find_ancestor(exp.Limit, exp.Offset, exp.Create, exp.Fetch):
         return node
     return exp.Cast(this=node, to=exp.DataType.build("DOUBLE" if ctx.is_mysql else "DOUBLE PRECISION"))
+
+
+def _stored_as_written(node: exp.Expression, parent: exp.Expression | None) -> bool:
+    """A literal that is a whole value stored by INSERT … VALUES or UPDATE … SET: the
+    column's type converts it (a TEXT column keeps '2.0' as written, as in SQLite)."""
+    value = node.parent if isinstance(node.parent, exp.Neg) else node
+    if isinstance(parent, exp.Tuple) and isinstance(parent.parent, exp.Values):
+        return True
+    return isinstance(parent, exp.EQ) and isinstance(parent.parent, exp.Update) and value is parent.expression
 
 
 def _json_argument(parent: exp.Expression | None) -> bool:
