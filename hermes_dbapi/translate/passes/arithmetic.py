@@ -78,6 +78,8 @@ def is_integer(node: exp.Expression, ctx: Context) -> bool:
     if isinstance(node, exp.Case):
         branches = [i.args.get("true") for i in node.args.get("ifs") or []] + [node.args.get("default")]
         return all(b is None or isinstance(b, exp.Null) or is_integer(b, ctx) for b in branches)
+    if isinstance(node, exp.Subquery) and isinstance(node.this, (exp.Subquery, exp.Paren)):
+        return is_integer(node.this, ctx)  # ((SELECT …))
     if isinstance(node, exp.Subquery) and isinstance(node.this, exp.Select) and len(node.this.expressions) == 1:
         item = node.this.expressions[0]
         return is_integer(item.this if isinstance(item, exp.Alias) else item, ctx)

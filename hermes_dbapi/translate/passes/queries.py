@@ -30,6 +30,13 @@ from ..context import Context
 
 def constant_order_keys(tree: exp.Expression, ctx: Context) -> exp.Expression:
     for order in list(tree.find_all(exp.Order)):
+        for key in order.expressions:  # ORDER BY ((2)) is column 2 in SQLite, a constant on the servers
+            term = key.this if isinstance(key, exp.Ordered) else key
+            inner = term
+            while isinstance(inner, exp.Paren):
+                inner = inner.this
+            if inner is not term and isinstance(inner, exp.Literal) and not inner.is_string and inner.this.isdigit():
+                term.replace(inner.copy())
         keys = order.expressions
         kept = [k for k in keys if not _non_integer_constant(k.this if isinstance(k, exp.Ordered) else k)]
         if len(kept) == len(keys):
