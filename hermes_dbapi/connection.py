@@ -36,6 +36,27 @@ _probe = sqlite3.connect(":memory:", check_same_thread=False)  # validates attri
 _probe_lock = threading.Lock()
 
 
+_OR_ROLLBACK = re.compile(r"\s*(INSERT|UPDATE)\s+OR\s+ROLLBACK\b", re.IGNORECASE)
+_OR_IGNORE = re.compile(r"\s*INSERT\s+OR\s+IGNORE\b", re.IGNORECASE)
+
+
+def _ignored(sql: str, exc: BaseException) -> bool:
+    """``INSERT OR IGNORE`` skips a row that breaks NOT NULL or CHECK too, not only
+    UNIQUE (the servers' ON CONFLICT DO NOTHING / INSERT IGNORE do not, or not
+    alike): for a one-row VALUES insert the failure means "nothing inserted"."""
+    message = str(exc)
+    if not _OR_IGNORE.match(sql) or not message.startswith(("NOT NULL constraint failed", "CHECK constraint failed")):
+        return False
+    import sqlglot
+    from sqlglot import exp
+
+    try:
+        tree = sqlglot.parse_one(sql, read="sqlite")
+    except Exception:  # noqa: BLE001 - not ours to judge: keep the error
+        return False
+    values = tree.expression if isinstance(tree, exp.Insert) else None
+    return isinstance(values, exp.Values) and len(values.expressions) == 1
+
 class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
     """A connection to a server namespace that behaves like ``sqlite3.Connection``.
 
@@ -262,6 +283,14 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             if self._autocommit is False:
                 self._tx.begin("DEFERRED")
 
+    def _rollback_whole_transaction(self) -> None:
+        """``INSERT/UPDATE OR ROLLBACK``: a constraint failure ends the transaction, as in SQLite."""
+        if self._backend.in_transaction:
+            self._tx.rollback()
+            self._after_transaction_end(rolled_back=True)
+            if self._autocommit is False:
+                self._tx.begin("DEFERRED")
+
     def close(self) -> None:
         self._check_thread()
         if self._closed:
@@ -377,7 +406,13 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             except sqlite3.IntegrityError as exc:  # issue 4 hook: SQLite's exact constraint text
                 from .errors import refine
 
-                raise refine.integrity(self, sql, parameters, exc) from None
+                if _OR_ROLLBACK.match(sql):
+                    self._rollback_whole_transaction()
+                refined = refine.integrity(self, sql, parameters, exc)
+                if _ignored(sql, refined):
+                    cursor._set_result(None, 0, self._last_rowid)
+                    return
+                raise refined from None
             except sqlite3.Error as exc:
                 if began and _compile_time(exc):
                     self._tx.rollback()  # sqlite3 prepares before BEGIN: no transaction then
@@ -460,7 +495,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         if raw.names is not None:
             names = self._result_names(sql, translation, raw.names)
         # sqlite3 counts rows only for statements that start with a DML keyword
-        rowcount = raw.rowcount if raw.names is None and keyword in _DML else -1
+        rowcount = raw.rowcount if keyword in _DML else -1  # DML … RETURNING: the rows returned
         if translation.table and raw.names is None:
             self._changes = max(raw.rowcount, 0)
             self._total_changes += self._changes

@@ -68,6 +68,20 @@ def _signed(insert_id: int) -> int:
     return insert_id - 2**64 if insert_id >= 2**63 else insert_id
 
 
+
+# REPLACE and INSERT … ON DUPLICATE KEY UPDATE count a replaced/updated row twice
+# (delete + insert, or CLIENT_FOUND_ROWS' "2 = updated"); SQLite counts each row once.
+_REPLACING = re.compile(r"^\s*(?:WITH\b.*?\)\s*)?REPLACE\b|\bON DUPLICATE KEY UPDATE\b", re.IGNORECASE | re.DOTALL)
+_RECORDS = re.compile(rb"Records: (\d+)")
+
+
+def _rows_written(raw: pymysql.cursors.Cursor) -> int:
+    """Rows the statement inserted or updated, each once: the OK packet's "Records: n"
+    of a multi-row statement, else (one row) 1."""
+    result = getattr(raw, "_result", None)
+    match = _RECORDS.search(getattr(result, "message", b"") or b"")
+    return int(match.group(1)) if match else min(raw.rowcount, 1)
+
 class MyCursor(RawCursor):
     def __init__(self, raw: pymysql.cursors.Cursor) -> None:
         super().__init__()
@@ -186,9 +200,10 @@ class MySQLBackend(faults.MyFaults, Backend):
         except pymysql.Error as exc:
             raise self._translate(exc, table) from None
         cursor.rowcount = raw.rowcount
+        if raw.description is None and raw.rowcount > 0 and _REPLACING.search(sql):
+            cursor.rowcount = _rows_written(raw)
         if raw.description is not None:
-            cursor.names = tuple(col[0] for col in raw.description)
-            cursor.rowcount = -1
+            cursor.names = tuple(col[0] for col in raw.description)  # rowcount: rows of a DML … RETURNING
         elif raw.lastrowid:
             # the OK packet names the first id of a multi-row insert; SQLite the last
             cursor.lastrowid = _signed(raw.lastrowid) + max(raw.rowcount, 1) - 1

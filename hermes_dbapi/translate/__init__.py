@@ -8,6 +8,7 @@ cost one dictionary lookup.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -109,8 +110,12 @@ def check_parse_limits(sql: str) -> None:
         scratch.close()
 
 
+_REPLACE = re.compile(r"^\s*REPLACE\b", re.IGNORECASE)
+
+
 def _translate(sql: str, ctx: Context) -> Translation:
-    params = scan(sql)
+    # SQLite's REPLACE INTO is INSERT OR REPLACE INTO (sqlglot reads it as an opaque Command)
+    params = scan(_REPLACE.sub("INSERT OR REPLACE", sql, count=1))
     text = params.sql
     head = text.lstrip().split(None, 1)[0].upper() if text.strip() else ""
     if head in ("CREATE", "ALTER"):

@@ -65,7 +65,9 @@ class HermesMySQL(MySQL):
 
 class HermesMariaDB(HermesMySQL):
     class Generator(HermesMySQL.Generator):
-        pass
+        def regexplike_sql(self, expression: exp.RegexpLike) -> str:
+            """MariaDB has the REGEXP operator, not MySQL 8's REGEXP_LIKE()."""
+            return self.binary(expression, "REGEXP")
 
 
 DIALECTS = {"postgres": HermesPostgres, "mysql": HermesMySQL, "mariadb": HermesMariaDB}

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import my_datetime, my_json, pg_datetime, pg_json
+from . import my_datetime, my_json, pg_cast, pg_datetime, pg_json
 
-VERSION = 4
+VERSION = 5
 _MARKER = f"hdb_helpers_v{VERSION}"
 
 
@@ -25,6 +25,7 @@ def statements(kind: str) -> list[str]:
         return [
             *pg_datetime.STATEMENTS,
             *pg_json.STATEMENTS,
+            *pg_cast.STATEMENTS,
             f"CREATE OR REPLACE FUNCTION {_MARKER}() RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT 1'",
         ]
     return [

@@ -12,7 +12,26 @@ from typing import Callable
 from sqlglot import exp
 
 from ..context import Context
-from . import arithmetic, conflicts, ctes, datetime, ddl, functions, json, limits, pg_types, queries, rowid, stars, strings
+from . import (
+    arithmetic,
+    booleans,
+    conflicts,
+    create_options,
+    ctes,
+    datetime,
+    ddl,
+    functions,
+    insert_defaults,
+    json,
+    limits,
+    mysql_dml,
+    pg_types,
+    queries,
+    rowid,
+    sqlite_text,
+    stars,
+    strings,
+)
 
 Pass = Callable[[exp.Expression, Context], exp.Expression]
 
@@ -22,6 +41,7 @@ _SQL: list[Pass] = [
     conflicts.upsert,
     rowid.rowid_alias,
     queries.derived_aliases,
+    queries.order_by_source_columns,
     queries.qualified_star,
     queries.strip_index_hints,
     queries.collate_nocase,
@@ -31,9 +51,11 @@ _SQL: list[Pass] = [
     arithmetic.sqlite_numbers,
     strings.sqlite_substr,
     strings.sqlite_like,
+    sqlite_text.sqlite_text,
     json.sqlite_json,
     functions.sqlite_functions,
     arithmetic.real_literals,
+    queries.constant_order_keys,  # after the rewrites that can fold a key to a constant
     queries.bare_columns,
     queries.wrap_in_subquery,
     ctes.recursive_anchor_types,
@@ -41,10 +63,18 @@ _SQL: list[Pass] = [
 _PG_ONLY: list[Pass] = [
     stars.hide_rowid,
     pg_types.untyped_params,
-    pg_types.bool_results,
     strings.pg_escaped_literals,
+    booleans.pg_booleans,
+    create_options.pg_create_options,
+    insert_defaults.pg_null_rowid,
 ]
-_MYSQL_ONLY: list[Pass] = [stars.hide_rowid, ctes.dml_ctes, limits.limited_in_subqueries]
+_MYSQL_ONLY: list[Pass] = [
+    stars.hide_rowid,
+    strings.mysql_strings,
+    mysql_dml.mysql_dml,
+    ctes.dml_ctes,
+    limits.limited_in_subqueries,
+]
 
 PASSES: dict[str, list[Pass]] = {
     "postgres": [*_COMMON, *_SQL, *_PG_ONLY],

@@ -61,9 +61,7 @@ def _group_concat(node: exp.GroupConcat, ctx: Context) -> exp.Expression:
             node.set("separator", exp.Literal.string(","))
         return node
     arg = node.this
-    target = arg.this if isinstance(arg, exp.Distinct) else arg
-    if isinstance(target, exp.Distinct):
-        target = target.expressions[0]
+    target = arg.expressions[0] if isinstance(arg, exp.Distinct) else arg
     cast = exp.Cast(this=target.copy(), to=exp.DataType.build("TEXT"))
     if isinstance(arg, exp.Distinct):
         arg.set("expressions", [cast])
@@ -77,9 +75,10 @@ def _group_concat(node: exp.GroupConcat, ctx: Context) -> exp.Expression:
 
 def _char(node: exp.Chr, ctx: Context) -> exp.Expression:
     """CHAR(n, …) → text: MySQL ``CHAR(… USING utf8mb4)``; PG ``chr(a) || chr(b)``."""
-    if ctx.is_mysql:
-        node.set("charset", exp.var("utf8mb4"))
-        return node
+    if ctx.is_mysql:  # CHAR(n USING utf8mb4) reads n as UTF-8 *bytes*; utf32 takes the code point
+        parts = [exp.Cast(this=exp.Chr(expressions=[a], charset=exp.var("utf32")), to=exp.DataType.build("CHAR"))
+                 for a in node.expressions]
+        return exp.Anonymous(this="CONCAT", expressions=parts) if parts else exp.Literal.string("")
     parts = [exp.Anonymous(this="chr", expressions=[exp.Cast(this=a, to=exp.DataType.build("INT"))])
              for a in node.expressions]
     if not parts:
@@ -130,6 +129,52 @@ def _round(node: exp.Round, ctx: Context) -> exp.Expression:
     return exp.Cast(this=node, to=exp.DataType.build("DOUBLE" if ctx.is_mysql else "DOUBLE PRECISION"))
 
 
+def _replace(node: exp.Replace, ctx: Context) -> exp.Expression:
+    """SQLite's replace(x, '', z) is x, even for a NULL z; the servers return NULL."""
+    pattern = node.expression
+    if isinstance(pattern, exp.Literal) and pattern.is_string and pattern.this == "":
+        return node.this
+    return node
+
+
+def _avg(node: exp.Avg, ctx: Context) -> exp.Expression:
+    """MariaDB averages integers as DECIMAL with 4 decimals; SQLite in doubles."""
+    if not ctx.is_mysql:
+        return node
+    target = node.this.expressions[0] if isinstance(node.this, exp.Distinct) else node.this
+    target.replace(exp.Cast(this=target.copy(), to=exp.DataType.build("DOUBLE")))
+    return node
+
+
+def _unicode(node: exp.Unicode, ctx: Context) -> exp.Expression:
+    """SQLite's unicode('') is NULL; the servers return 0."""
+    return exp.Nullif(this=node, expression=exp.Literal.number(0))
+
+
+_BITWISE = (exp.BitwiseAnd, exp.BitwiseOr, exp.BitwiseXor, exp.BitwiseNot, exp.BitwiseLeftShift,
+            exp.BitwiseRightShift)
+
+
+def _signed(node: exp.Expression, ctx: Context) -> exp.Expression:
+    """MySQL's bit operators return UNSIGNED BIGINT (~5 is 18446744073709551610); SQLite's are signed."""
+    if not ctx.is_mysql or isinstance(node.parent, _BITWISE):
+        return node
+    return exp.Cast(this=node, to=exp.DataType.build("BIGINT"))
+
+
+def _random(node: exp.Rand, ctx: Context) -> exp.Expression:
+    """SQLite's random() is a signed 64-bit integer; the servers' a double in [0, 1)."""
+    spread = exp.Mul(this=exp.Sub(this=exp.Mul(this=node, expression=exp.Literal.number(2)),
+                                  expression=exp.Literal.number(1)),
+                     expression=exp.Literal.number(9223372036854774784))
+    return exp.Cast(this=exp.Paren(this=spread), to=exp.DataType.build("BIGINT"))
+
+
+def _sign(node: exp.Expression, ctx: Context) -> exp.Expression:
+    """SQLite's sign() is an integer; PG's follows its argument (double for a double)."""
+    return node if ctx.is_mysql else exp.Cast(this=node, to=exp.DataType.build("BIGINT"))
+
+
 def sqlite_functions(tree: exp.Expression, ctx: Context) -> exp.Expression:
     def rewrite(node: exp.Expression) -> exp.Expression:
         if isinstance(node, (exp.Greatest, exp.Least)) and not ctx.is_mysql:
@@ -148,6 +193,18 @@ def sqlite_functions(tree: exp.Expression, ctx: Context) -> exp.Expression:
             return _round(node, ctx)
         if isinstance(node, exp.Length):
             return _length(node, ctx)
+        if isinstance(node, exp.Replace):
+            return _replace(node, ctx)
+        if isinstance(node, exp.Avg):
+            return _avg(node, ctx)
+        if isinstance(node, exp.Rand) and not node.args.get("this"):
+            return _random(node, ctx)
+        if isinstance(node, exp.Unicode):
+            return _unicode(node, ctx)
+        if isinstance(node, _BITWISE):
+            return _signed(node, ctx)
+        if isinstance(node, exp.Sign) or _anon(node, "sign"):
+            return _sign(node, ctx)
         if _anon(node, "json_valid") and len(node.expressions) == 1 and ctx.is_mysql:
             return exp.Coalesce(this=node, expressions=[exp.Literal.number(0)])  # SQLite: json_valid(NULL) = 0
         if _anon(node, "json_valid") and len(node.expressions) == 1:

@@ -10,6 +10,12 @@
 * Aggregate queries with bare columns and no GROUP BY (``SELECT a, max(b) FROM
   t``): SQLite takes the bare value from the max/min row; PG refuses and MySQL
   picks an arbitrary row, so PG raises NotSupportedError (MySQL: tolerance).
+* ``ORDER BY 0.5`` / ``ORDER BY 'x'``: a constant that is not a column number
+  sorts nothing in SQLite; PG refuses a non-integer constant: the key is dropped.
+* PG matches a bare ``ORDER BY name`` against output column names first, and names
+  an unaliased ``CASE … ELSE id END`` (or ``coalesce(x, id)``) column "id" too: the
+  ORDER BY then sorts by that expression.  SQLite only looks at explicit aliases,
+  so such a key is qualified with its (single) table.
 * MySQL has no partial indexes: the ``WHERE`` of CREATE INDEX is dropped (a
   UNIQUE index admits many NULLs, which covers ``WHERE col IS NOT NULL``).
 """
@@ -20,6 +26,52 @@ from sqlglot import exp
 
 from ... import errors
 from ..context import Context
+
+
+def constant_order_keys(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    for order in list(tree.find_all(exp.Order)):
+        for key in order.expressions:  # ORDER BY ((2)) is column 2 in SQLite, a constant on the servers
+            term = key.this if isinstance(key, exp.Ordered) else key
+            inner = term
+            while isinstance(inner, exp.Paren):
+                inner = inner.this
+            if inner is not term and isinstance(inner, exp.Literal) and not inner.is_string and inner.this.isdigit():
+                term.replace(inner.copy())
+        keys = order.expressions
+        kept = [k for k in keys if not _non_integer_constant(k.this if isinstance(k, exp.Ordered) else k)]
+        if len(kept) == len(keys):
+            continue
+        if kept:
+            order.set("expressions", kept)
+        else:
+            order.pop()
+    return tree
+
+
+def order_by_source_columns(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    if ctx.is_mysql:
+        return tree
+    for select in list(tree.find_all(exp.Select)):
+        order = select.args.get("order")
+        source = select.args.get("from_") or select.args.get("from")
+        if order is None or source is None or select.args.get("joins") or not isinstance(source.this, exp.Table):
+            continue
+        aliases = {item.alias.lower() for item in select.expressions if isinstance(item, exp.Alias)}
+        qualifier = source.this.alias_or_name
+        for key in order.expressions:
+            column = key.this if isinstance(key, exp.Ordered) else key
+            if isinstance(column, exp.Column) and not column.table and column.name.lower() not in aliases:
+                column.set("table", exp.to_identifier(qualifier))
+    return tree
+
+
+def _non_integer_constant(key: exp.Expression) -> bool:
+    inner = key
+    while isinstance(inner, (exp.Neg, exp.Paren)):
+        inner = inner.this
+    if isinstance(inner, exp.Null):
+        return True
+    return isinstance(inner, exp.Literal) and (inner.is_string or not inner.this.isdigit() or key is not inner)
 
 
 def derived_aliases(tree: exp.Expression, ctx: Context) -> exp.Expression:
@@ -55,18 +107,28 @@ def strip_index_hints(tree: exp.Expression, ctx: Context) -> exp.Expression:
     return tree
 
 
+_COMPARISONS = (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE, exp.Like, exp.In)
+
+
+def _rtrim(x: exp.Expression) -> exp.Expression:
+    return exp.Trim(this=x, expression=exp.Literal.string(" "), position="TRAILING")
+
+
 def collate_nocase(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """COLLATE NOCASE folds with LOWER(), RTRIM strips trailing spaces, BINARY is the default:
+    applied to the collated operand and to the other side of its comparison."""
     for collate in list(tree.find_all(exp.Collate)):
-        if collate.expression.name.upper() != "NOCASE":
+        name = collate.expression.name.upper()
+        fold = {"NOCASE": lambda x: exp.Lower(this=x), "RTRIM": _rtrim, "BINARY": lambda x: x}.get(name)
+        if fold is None:
             continue
         parent = collate.parent
-        collate.replace(exp.Lower(this=collate.this))
-        if isinstance(parent, (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE, exp.Like, exp.In)):
-            other = parent.this if parent.args.get("expression") is not None else None
-            if other is not None and not isinstance(other, exp.Lower):
-                other.replace(exp.Lower(this=other.copy()))
-        elif isinstance(parent, exp.Ordered):
-            pass
+        collate.replace(fold(collate.this))
+        if isinstance(parent, _COMPARISONS) and name != "BINARY":
+            for key in ("this", "expression"):
+                side = parent.args.get(key)
+                if side is not None and not isinstance(side, (exp.Lower, exp.Trim)):
+                    side.replace(fold(side.copy()))
     return tree
 
 

@@ -1,4 +1,10 @@
-"""substr() and LIKE with SQLite's semantics.
+r"""substr(), LIKE, trim() and replace() with SQLite's semantics.
+
+* ``trim/ltrim/rtrim(x, chars)`` remove any of a *set* of characters; MySQL's
+  TRIM removes a whole *string*: there a literal set becomes
+  ``REGEXP_REPLACE(x, '^[set]+|[set]+$', '')`` (case-sensitive, each character
+  as a ``\x{hex}`` escape); a set that is not a literal raises NotSupportedError.
+* MariaDB's ``REPLACE(x, y, NULL)`` returns x when y does not occur; SQLite NULL.
 
 * ``substr(x, y[, n])``: a negative ``y`` counts from the end.  PG counts it
   before the start (``substr('hello', -3)`` is 'hello'), MySQL returns '' for a
@@ -19,6 +25,7 @@ import string
 
 from sqlglot import exp
 
+from ... import errors
 from ..context import Context
 from ._walk import bottom_up
 from .arithmetic import column_affinity
@@ -37,40 +44,66 @@ def _length(x: exp.Expression, ctx: Context) -> exp.Expression:
 
 
 def _call(name: str, *args: exp.Expression) -> exp.Expression:
-    """A plain GREATEST/LEAST: NULL start or length gives NULL (or '') either way."""
     return exp.Anonymous(this=name, expressions=list(args))
 
 
+def _case(*branches: tuple[exp.Expression, exp.Expression], default: exp.Expression) -> exp.Expression:
+    return exp.Case(ifs=[exp.If(this=c, true=v) for c, v in branches], default=default)
+
+
+def _num(n: int) -> exp.Expression:
+    return exp.Literal.number(n) if n >= 0 else exp.Neg(this=exp.Literal.number(-n))
+
+
 def _substr(node: exp.Substring, ctx: Context) -> exp.Expression:
+    """SQLite's substrFunc, step by step: 0-based start ``p`` and count ``c``.
+
+    y < 0: p = max(y + L, 0), c = max(|z| + min(y + L, 0), 0);  y > 0: p = y - 1, c = |z|;
+    y = 0: p = 0, c = max(|z| - 1, 0); then a negative z takes the ``c`` characters
+    *before* p: p' = max(p - c, 0), c' = min(c, p).  NULL start or count: NULL.
+    """
     start, count = node.args.get("start"), node.args.get("length")
     if start is None:
         return node
-    known = _int(start)
-    if known is not None and known > 0:
+    y, z = _int(start), (_int(count) if count is not None else None)
+    if y is not None and y > 0 and (count is None or (z is not None and z >= 0)):
         return node  # the common case means the same everywhere
     x = node.this
-    if known is not None and known < 0:
-        real = exp.Add(this=_length(x, ctx), expression=exp.Literal.number(known + 1))
-    elif known == 0:
-        real = exp.Literal.number(0)
+    zero, one = _num(0), _num(1)
+    yl = exp.Add(this=start.copy(), expression=_length(x, ctx))
+    p0 = _case(
+        (exp.LT(this=start.copy(), expression=zero.copy()), _call("GREATEST", yl, zero.copy())),
+        (exp.GT(this=start.copy(), expression=zero.copy()), exp.Sub(this=start.copy(), expression=one.copy())),
+        default=zero.copy(),
+    )
+    if count is None:
+        out_start, out_count = p0, None
     else:
-        real = exp.Case(
-            ifs=[exp.If(this=exp.LT(this=start.copy(), expression=exp.Literal.number(0)),
-                        true=exp.Add(this=exp.Add(this=_length(x, ctx), expression=start.copy()),
-                                     expression=exp.Literal.number(1)))],
-            default=start.copy(),
+        a = exp.Abs(this=count.copy())
+        c0 = _case(
+            (exp.LT(this=start.copy(), expression=zero.copy()),
+             _call("GREATEST", exp.Add(this=a.copy(), expression=_call("LEAST", yl.copy(), zero.copy())), zero.copy())),
+            (exp.GT(this=start.copy(), expression=zero.copy()), a.copy()),
+            default=_call("GREATEST", exp.Sub(this=a.copy(), expression=one.copy()), zero.copy()),
         )
-    one = exp.Literal.number(1)
-    clamped = _call("GREATEST", real, one)
-    if count is not None:
-        shortened = exp.Sub(this=exp.Add(this=count.copy(), expression=_call("LEAST", real.copy(), one.copy())),
-                            expression=one.copy())
-        count = _call("GREATEST", shortened, exp.Literal.number(0))
+        if z is not None and z >= 0:
+            out_start, out_count = p0, c0
+        else:
+            negative = exp.LT(this=count.copy(), expression=zero.copy())
+            out_start = _case((negative, _call("GREATEST", exp.Sub(this=p0.copy(), expression=c0.copy()), zero.copy())),
+                              default=p0.copy())
+            out_count = _case((negative.copy(), _call("LEAST", c0.copy(), p0.copy())), default=c0.copy())
+    out_start = exp.Add(this=out_start, expression=one.copy())
     if not ctx.is_mysql:
-        clamped = exp.Cast(this=clamped, to=exp.DataType.build("INT"))
-        if count is not None:
-            count = exp.Cast(this=count, to=exp.DataType.build("INT"))
-    return exp.Substring(this=x, start=clamped, length=count)
+        out_start = exp.Cast(this=out_start, to=exp.DataType.build("INT"))
+        if out_count is not None:
+            out_count = exp.Cast(this=out_count, to=exp.DataType.build("INT"))
+    result: exp.Expression = exp.Substring(this=x, start=out_start, length=out_count)
+    unknown = [e for e, v in ((start, y), (count, z)) if e is not None and v is None]
+    if unknown:  # PG's GREATEST/LEAST skip NULLs: SQLite's substr returns NULL for a NULL start or count
+        nulls = exp.or_(*[exp.Is(this=e.copy(), expression=exp.Null()) for e in unknown])
+        result = _case((nulls, exp.Null()), default=result)
+    return result
 
 
 def _blob_substr(node: exp.Substring, ctx: Context) -> exp.Expression:
@@ -87,6 +120,45 @@ def _blob_substr(node: exp.Substring, ctx: Context) -> exp.Expression:
 
 def sqlite_substr(tree: exp.Expression, ctx: Context) -> exp.Expression:
     return bottom_up(tree, lambda n: _blob_substr(n, ctx) if isinstance(n, exp.Substring) else n)
+
+
+def _trim_set(node: exp.Trim, ctx: Context) -> exp.Expression:
+    chars = node.args.get("expression")
+    if chars is None or isinstance(chars, exp.Null):
+        return node
+    if not (isinstance(chars, exp.Literal) and chars.is_string):
+        raise errors.not_supported("trim()/ltrim()/rtrim() with a character set that is not a literal", ctx.dialect)
+    if chars.this == "":
+        return node.this
+    cls = "[" + "".join(f"\\x{{{ord(c):x}}}" for c in dict.fromkeys(chars.this)) + "]+"
+    position = str(node.args.get("position") or "").upper()
+    pattern = {"LEADING": f"^{cls}", "TRAILING": f"{cls}$"}.get(position, f"^{cls}|{cls}$")
+    return exp.Anonymous(
+        this="REGEXP_REPLACE",
+        expressions=[node.this, exp.Literal.string("(?-i)" + pattern), exp.Literal.string("")],
+    )
+
+
+def _replace_null(node: exp.Replace, ctx: Context) -> exp.Expression:
+    replacement = node.args.get("replacement")
+    if replacement is None or (isinstance(replacement, exp.Literal) and replacement.is_string):
+        return node
+    nulls = exp.Is(this=replacement.copy(), expression=exp.Null())
+    return exp.Case(ifs=[exp.If(this=nulls, true=exp.Null())], default=node)
+
+
+def mysql_strings(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    if not ctx.is_mysql:
+        return tree
+
+    def rewrite(n: exp.Expression) -> exp.Expression:
+        if isinstance(n, exp.Trim):
+            return _trim_set(n, ctx)
+        if isinstance(n, exp.Replace):
+            return _replace_null(n, ctx)
+        return n
+
+    return bottom_up(tree, rewrite)
 
 
 _UPPER, _LOWER = string.ascii_uppercase, string.ascii_lowercase

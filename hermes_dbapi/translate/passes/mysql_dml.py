@@ -1,0 +1,58 @@
+"""MariaDB: window functions and UPDATE forms it lacks.
+
+* ``lag/lead(x, n, default)``: MariaDB 10.11 refuses the third argument.  The
+  default applies only where the offset row does not exist, which
+  ``lead(1, n)`` (NULL exactly there) tells apart from a NULL value:
+  ``CASE WHEN lead(1, n) OVER w IS NULL THEN default ELSE lead(x, n) OVER w END``.
+* ``group_concat(…) OVER (…)``: no GROUP_CONCAT window function: NotSupportedError.
+* ``UPDATE … SET (a, b) = (x, y)``: row assignment becomes ``a = x, b = y``.
+* ``UPDATE … RETURNING``: MariaDB returns rows only from INSERT and DELETE:
+  NotSupportedError.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from ... import errors
+from ..context import Context
+
+
+def _offset_default(window: exp.Window) -> exp.Expression:
+    func = window.this
+    default = func.args.get("default")
+    offset = func.args.get("offset") or exp.Literal.number(1)
+    probe = window.copy()
+    probe.set("this", type(func)(this=exp.Literal.number(1), offset=offset.copy()))
+    plain = window.copy()
+    plain.this.set("default", None)
+    plain.this.set("offset", offset.copy())
+    return exp.Case(ifs=[exp.If(this=exp.Is(this=probe, expression=exp.Null()), true=default.copy())], default=plain)
+
+
+def _row_assignments(update: exp.Update) -> None:
+    items: list[exp.Expression] = []
+    for item in update.expressions:
+        left, right = item.this, item.expression
+        if isinstance(item, exp.EQ) and isinstance(left, exp.Tuple) and isinstance(right, exp.Tuple) \
+                and len(left.expressions) == len(right.expressions):
+            items.extend(exp.EQ(this=c.copy(), expression=v.copy()) for c, v in zip(left.expressions, right.expressions))
+        else:
+            items.append(item)
+    update.set("expressions", items)
+
+
+def mysql_dml(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    if not ctx.is_mysql:
+        return tree
+    if isinstance(tree, exp.Update):
+        if tree.args.get("returning"):
+            raise errors.not_supported("UPDATE … RETURNING", ctx.dialect)
+        _row_assignments(tree)
+    for window in list(tree.find_all(exp.Window)):
+        func = window.this
+        if isinstance(func, exp.GroupConcat):
+            raise errors.not_supported("group_concat() as a window function", ctx.dialect)
+        if isinstance(func, (exp.Lag, exp.Lead)) and func.args.get("default") is not None:
+            window.replace(_offset_default(window))
+    return tree

@@ -1,0 +1,179 @@
+"""GLOB, hex(), quote() and printf() with SQLite's semantics.
+
+* ``x GLOB 'pattern'``: case-sensitive, ``*`` ``?`` ``[...]`` ``[^...]``; a literal
+  pattern becomes an anchored regular expression (PG ``~``, MariaDB ``REGEXP``
+  with a case-sensitive ``(?-i)``).  A pattern that is not a literal:
+  NotSupportedError.
+* ``hex(x)``: the hex of x's *text* for numbers and text (``hex(255)`` is
+  '323535'), of its bytes for a blob; ``hex(NULL)`` is ''.
+* ``quote(x)``: SQL literal text; for text and integer arguments known from
+  the statement (literals, typed columns); otherwise NotSupportedError.
+* ``printf(fmt, …)`` / ``format``: a literal format made of ``%s``, ``%d``,
+  ``%i`` and ``%%`` becomes a concatenation (NULL prints as ''); other
+  conversions: NotSupportedError.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlglot import exp
+
+from ... import errors
+from ..context import Context
+from ._walk import bottom_up
+from .arithmetic import column_affinity, is_integer
+
+
+def _text(x: exp.Expression) -> exp.Expression:
+    return exp.Cast(this=x, to=exp.DataType.build("TEXT"))
+
+
+def _glob_regex(pattern: str) -> str:
+    out, i = ["^"], 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "*":
+            out.append(".*")
+        elif ch == "?":
+            out.append(".")
+        elif ch == "[":
+            end = pattern.find("]", i + 2)
+            if end < 0:
+                out.append(re.escape(ch))
+            else:
+                body = pattern[i + 1:end]
+                negate = body.startswith("^")
+                body = body[1:] if negate else body
+                items = "".join(c if c == "-" else "\\x{%x}" % ord(c) for c in body)
+                out.append("[" + ("^" if negate else "") + items + "]")
+                i = end
+        else:
+            out.append("\\x{%x}" % ord(ch))
+        i += 1
+    out.append("$")
+    return "".join(out)
+
+
+def _glob(node: exp.Glob, ctx: Context) -> exp.Expression:
+    pattern = node.expression
+    if isinstance(pattern, exp.Null):
+        return exp.Null()
+    if not (isinstance(pattern, exp.Literal) and pattern.is_string):
+        raise errors.not_supported("GLOB with a pattern that is not a literal", ctx.dialect)
+    regex = _glob_regex(pattern.this)
+    if ctx.is_mysql:
+        return exp.RegexpLike(this=node.this, expression=exp.Literal.string("(?s-i)" + regex))
+    # PG's ARE syntax: \x{hh} is written \x hh… with no braces; use \uXXXX / \UXXXXXXXX
+    regex = re.sub(r"\\x\{([0-9a-f]+)\}", lambda m: "\\U%08x" % int(m.group(1), 16), regex)
+    return exp.RegexpLike(this=_text(node.this), expression=exp.Literal.string(regex))
+
+
+def _is_blob(x: exp.Expression, ctx: Context) -> bool:
+    if isinstance(x, exp.HexString):
+        return True
+    if isinstance(x, exp.Column):
+        tree = x.root()
+        tables = {t.name for t in tree.find_all(exp.Table)}
+        for table in tables:
+            for name, declared, _keyed in ctx.schema.columns(table):
+                if name.lower() == x.name.lower() and "BLOB" in (declared or "").upper():
+                    ctx.schema_dependent = True
+                    return True
+    return False
+
+
+def _is_texty(x: exp.Expression, ctx: Context) -> bool:
+    if isinstance(x, exp.Literal):
+        return x.is_string
+    if isinstance(x, exp.Column):
+        return column_affinity(x, ctx) == "TEXT"
+    return isinstance(x, (exp.DPipe, exp.Upper, exp.Lower, exp.Substring, exp.Trim, exp.Replace))
+
+
+def _hex(node: exp.Hex, ctx: Context) -> exp.Expression:
+    x = node.this
+    if ctx.is_mysql:
+        inner = x if _is_blob(x, ctx) or isinstance(x, exp.Placeholder) else exp.Cast(
+            this=x, to=exp.DataType.build("CHAR"))
+        out: exp.Expression = exp.Anonymous(this="HEX", expressions=[inner])
+    else:
+        data = x if _is_blob(x, ctx) else exp.Anonymous(
+            this="convert_to", expressions=[_text(x), exp.Literal.string("UTF8")])
+        if isinstance(x, exp.Placeholder):
+            raise errors.not_supported("hex() of a parameter", ctx.dialect)
+        out = exp.Upper(this=exp.Anonymous(this="encode", expressions=[data, exp.Literal.string("hex")]))
+    return exp.Coalesce(this=out, expressions=[exp.Literal.string("")])
+
+
+def _quote(node: exp.Anonymous, ctx: Context) -> exp.Expression:
+    x = node.expressions[0]
+    if isinstance(x, exp.Null):
+        return exp.Literal.string("NULL")
+    if is_integer(x, ctx):
+        body: exp.Expression = _text(x.copy()) if not ctx.is_mysql else exp.Cast(
+            this=x.copy(), to=exp.DataType.build("CHAR"))
+    elif _is_texty(x, ctx):
+        doubled = exp.Replace(this=x.copy(), expression=exp.Literal.string("'"), replacement=exp.Literal.string("''"))
+        body = exp.DPipe(this=exp.DPipe(this=exp.Literal.string("'"), expression=doubled, safe=True),
+                         expression=exp.Literal.string("'"), safe=True)
+    else:
+        raise errors.not_supported("quote() of a REAL, BLOB or untyped value", ctx.dialect)
+    return exp.Coalesce(this=body, expressions=[exp.Literal.string("NULL")])
+
+
+_SPEC = re.compile(r"%(%|[sdi])")
+
+
+def _printf(node: exp.Anonymous, ctx: Context) -> exp.Expression:
+    fmt, args = node.expressions[0], list(node.expressions[1:])
+    if not (isinstance(fmt, exp.Literal) and fmt.is_string):
+        raise errors.not_supported("printf() with a format that is not a literal", ctx.dialect)
+    text = fmt.this
+    if "%" in _SPEC.sub("", text):
+        raise errors.not_supported("printf() conversions other than %s, %d, %i, %%", ctx.dialect)
+    parts: list[exp.Expression] = []
+    pos = 0
+    for match in _SPEC.finditer(text):
+        if match.start() > pos:
+            parts.append(exp.Literal.string(text[pos:match.start()]))
+        pos = match.end()
+        kind = match.group(1)
+        if kind == "%":
+            parts.append(exp.Literal.string("%"))
+            continue
+        arg = args.pop(0) if args else exp.Null()
+        if kind in "di":
+            arg = exp.Cast(this=arg, to=exp.DataType.build("BIGINT"))
+            arg = exp.Coalesce(this=arg, expressions=[exp.Literal.number(0)])
+        parts.append(exp.Coalesce(this=_text(arg) if not ctx.is_mysql else exp.Cast(
+            this=arg, to=exp.DataType.build("CHAR")), expressions=[exp.Literal.string("")]))
+    if pos < len(text):
+        parts.append(exp.Literal.string(text[pos:]))
+    if not parts:
+        return exp.Literal.string("")
+    if ctx.is_mysql:
+        return exp.Anonymous(this="CONCAT", expressions=parts)
+    out = parts[0]
+    for part in parts[1:]:
+        out = exp.DPipe(this=out, expression=part, safe=True)
+    return out
+
+
+def sqlite_text(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    def rewrite(n: exp.Expression) -> exp.Expression:
+        if isinstance(n, exp.Glob):
+            return _glob(n, ctx)
+        if isinstance(n, exp.LowerHex):  # sqlglot reads lower(hex(x)) as one node
+            return exp.Lower(this=_hex(exp.Hex(this=n.this), ctx))
+        if isinstance(n, exp.Hex):
+            return _hex(n, ctx)
+        if isinstance(n, exp.Anonymous) and str(n.this).lower() == "quote" and len(n.expressions) == 1:
+            return _quote(n, ctx)
+        if isinstance(n, exp.Anonymous) and str(n.this).lower() in ("printf", "format") and n.expressions:
+            return _printf(n, ctx)
+        if isinstance(n, exp.Format):
+            return _printf(exp.Anonymous(this="printf", expressions=[n.this, *n.expressions]), ctx)
+        return n
+
+    return bottom_up(tree, rewrite)
