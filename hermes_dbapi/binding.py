@@ -9,6 +9,7 @@ statement, so the exception is the standard module's own, word for word.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Callable
 
@@ -142,18 +143,20 @@ def clamp_limits(values: tuple, clamps: tuple[tuple[int, str], ...]) -> tuple:
     return tuple(out)
 
 
+_SQLITE_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
 def _integral(value: object) -> int | None:
     if isinstance(value, int):  # bool too, as sqlite3 binds it
         return int(value)
     if isinstance(value, str):
         text = value.strip()
+        if not _SQLITE_NUMBER.fullmatch(text):  # Python also reads '1_1', 'inf', 'nan'; SQLite does not
+            return None
         try:
             return int(text)
         except ValueError:
-            try:
-                value = float(text)
-            except ValueError:
-                return None
+            value = float(text)
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return None

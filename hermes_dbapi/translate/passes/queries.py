@@ -58,9 +58,12 @@ def order_by_source_columns(tree: exp.Expression, ctx: Context) -> exp.Expressio
             continue
         aliases = {item.alias.lower() for item in select.expressions if isinstance(item, exp.Alias)}
         qualifier = source.this.alias_or_name
+        known = {name.lower() for name, _declared, _keyed in ctx.schema.columns(source.this.name)}
         for key in order.expressions:
             column = key.this if isinstance(key, exp.Ordered) else key
-            if isinstance(column, exp.Column) and not column.table and column.name.lower() not in aliases:
+            if (isinstance(column, exp.Column) and not column.table and column.name.lower() not in aliases
+                    and (not known or column.name.lower() in known)):  # an unknown name keeps SQLite's "no such column: x"
+                ctx.schema_dependent = True
                 column.set("table", exp.to_identifier(qualifier))
     return tree
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from ... import errors
 from ..context import Context
 
 
@@ -173,8 +174,23 @@ def _returning(tree: exp.Expression, tables: _Tables) -> None:
     returning.set("expressions", [c for i in returning.expressions for c in (columns if _is_star(i) else [i])])
 
 
+def _check_value_count(tree: exp.Insert, tables: _Tables) -> None:
+    """SQLite's prepare-time error for a column-less INSERT of the wrong width (the
+    server would count the hidden rowid too, or word it its own way)."""
+    target, values = tree.this, tree.expression
+    if not isinstance(target, exp.Table) or not isinstance(values, exp.Values):
+        return
+    widths = {len(row.expressions) if isinstance(row, exp.Tuple) else 1 for row in values.expressions}
+    tables.ctx.schema_dependent = True
+    visible = [name for name, generated, _quoted in tables.columns(target) if not generated]
+    if len(widths) == 1 and visible and (width := widths.pop()) != len(visible):
+        raise errors.operational(f"table {target.name} has {len(visible)} columns but {width} values were supplied")
+
+
 def hide_rowid(tree: exp.Expression, ctx: Context) -> exp.Expression:
     tables = _Tables(tree, ctx)
+    if isinstance(tree, exp.Insert):
+        _check_value_count(tree, tables)
     if ctx.is_mysql:  # INVISIBLE does it, but for a * next to other RETURNING items
         if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)):
             _returning(tree, tables)
