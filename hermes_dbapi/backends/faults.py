@@ -237,7 +237,9 @@ class PgFaults(Reconnecting):
         if not isinstance(exc, psycopg.OperationalError):
             return False
         sqlstate = getattr(exc, "sqlstate", None) or ""
-        return bool(self.conn.closed or self.conn.broken or sqlstate.startswith("08") or sqlstate in _PG_LOST_STATES)
+        if self.conn.closed or self.conn.broken or self.conn.pgconn.status == psycopg.pq.ConnStatus.BAD:
+            return True  # the last: lost under libpq directly (backends/pg_direct.py)
+        return sqlstate.startswith("08") or sqlstate in _PG_LOST_STATES
 
     def _driver_reopen(self) -> None:
         fresh = type(self).open(self._target, self.namespace, timeout=self.busy_timeout)

@@ -21,7 +21,7 @@ from psycopg.types.string import TextLoader
 
 from ..errors import postgres as pg_errors
 from ..url import Target
-from . import pg_copy, pg_float, pg_text
+from . import pg_copy, pg_direct, pg_float, pg_text
 from .base import Backend, RawCursor, unreachable
 from . import faults, locks  # issue 5: lost connections, lock=table (backends/faults.py, locks.py)
 from .._stdlib import sqlite3
@@ -36,6 +36,8 @@ _CLIENT_ONLY_STATES = frozenset({"42P18", "42725", "42883", "42804", "42601", "0
 _STMT_SAVEPOINT = "hermes_stmt"
 _GUARD_OPEN = "SAVEPOINT " + _STMT_SAVEPOINT + "; "
 _GUARD_CLOSE = "; RELEASE SAVEPOINT " + _STMT_SAVEPOINT
+_GUARD_OPEN_B = ("SAVEPOINT " + _STMT_SAVEPOINT).encode()
+_GUARD_CLOSE_B = ("RELEASE SAVEPOINT " + _STMT_SAVEPOINT).encode()
 
 
 class _NumericLoader(adapt.Loader):
@@ -75,8 +77,7 @@ class PgCursor(RawCursor):
         super().__init__()
         self._backend = backend
         self._raw: psycopg.Cursor | None = None
-        self.cur: Any = None  # the driver cursor holding the current result
-        self._server: psycopg.Cursor | None = None
+        self.cur: Any = None  # the driver cursor (or pg_direct.DirectResult) holding the current result
 
     @property
     def raw(self) -> psycopg.Cursor:
@@ -91,26 +92,6 @@ class PgCursor(RawCursor):
     @raw.setter
     def raw(self, value: psycopg.Cursor) -> None:
         self._raw = value
-
-    def server_cursor(self, conn: psycopg.Connection) -> psycopg.Cursor:
-        """issue 8: a server-side binding cursor (prepared after psycopg's threshold),
-        taken from the backend's spares when there is one (making one costs about
-        as much as running a point SELECT through it)."""
-        server = self._server
-        if server is None or server.connection is not conn:
-            spares = self._backend._spare_cursors
-            server = spares.pop() if spares else None
-            if server is None or server.connection is not conn:
-                server = psycopg.Cursor(conn)
-            self._server = server
-        return server
-
-    def __del__(self) -> None:
-        server = self._server
-        if server is not None and not server.closed:
-            spares = self._backend._spare_cursors
-            if len(spares) < 8:
-                spares.append(server)  # its old result goes with its next execute()
 
     def reset(self) -> None:
         super().reset()
@@ -131,9 +112,7 @@ class PgCursor(RawCursor):
     def close(self) -> None:
         if self._raw is not None:
             self._raw.close()
-        if self._server is not None:
-            self._server.close()
-            self._server = None
+        self.cur = None
 
 
 class PostgresBackend(faults.PgFaults, Backend):
@@ -150,7 +129,7 @@ class PostgresBackend(faults.PgFaults, Backend):
         self._client_only: set[str] = set()  # issue 8: driver SQL that needs client-side binding
         self._copy_plans: dict[tuple[str, int], pg_copy.Plan | None] = {}  # issue 8: executemany as COPY
         self._copy_tables: dict[str, tuple[pg_copy.Column, ...] | None] = {}
-        self._spare_cursors: list[psycopg.Cursor] = []  # issue 8: server cursors of dropped PgCursors
+        self._direct: pg_direct.DirectPath | None = None  # issue 8: statements outside a transaction
         self._encoding = conn.info.encoding
         digest = hashlib.sha256(namespace.encode()).digest()[:8]
         self._lock_key = int.from_bytes(digest, "big", signed=True)  # the namespace's write lock
@@ -218,11 +197,7 @@ class PostgresBackend(faults.PgFaults, Backend):
         guarded = self.conn.pgconn.transaction_status != _IDLE_CODE
         try:
             if guarded:
-                # one round trip: the savepoint, the statement and its release travel
-                # together (client-side binding allows several statements per query)
-                raw = cursor.raw
-                raw.execute(_GUARD_OPEN + sql + _GUARD_CLOSE, params)
-                raw.nextset()  # from the SAVEPOINT's result to the statement's
+                raw = self._execute_guarded(cursor, sql, params)
             else:
                 if self._probe.poll(0):  # issue 5: the server hung up while we were idle: reconnect first
                     self._revive()
@@ -246,27 +221,66 @@ class PostgresBackend(faults.PgFaults, Backend):
         cursor.names = tuple([result.fname(i).decode(encoding) for i in range(result.nfields)])
         cursor.text_columns = pg_text.text_columns(result)
 
+    def _execute_guarded(self, cursor: PgCursor, sql: str, params: Any) -> Any:
+        """Inside a transaction: the savepoint, the statement and its release in one
+        round trip (a libpq pipeline, server-side binding; client-side binding in one
+        simple query for the statements PostgreSQL cannot type that way)."""
+        if sql not in self._client_only:
+            try:
+                return self._direct_path().guarded(_GUARD_OPEN_B, sql, params, _GUARD_CLOSE_B)
+            except pg_direct.Unsupported:
+                pass
+            except psycopg.Error as exc:
+                if exc.sqlstate not in _CLIENT_ONLY_STATES or self._driver_is_lost(exc):
+                    raise
+                self._undo_statement()
+                if exc.sqlstate == "0A000":  # a prepared plan went stale under DDL: client-side this once
+                    self._direct_path().forget()
+                else:
+                    self._remember_client_only(sql)
+        raw = cursor.raw
+        raw.execute(_GUARD_OPEN + sql + _GUARD_CLOSE, params)
+        raw.nextset()  # from the SAVEPOINT's result to the statement's
+        return raw
+
+    def _direct_path(self) -> pg_direct.DirectPath:
+        direct = self._direct
+        if direct is None or direct.conn is not self.conn:
+            direct = self._direct = pg_direct.DirectPath(self.conn)
+        return direct
+
+    def _remember_client_only(self, sql: str) -> None:
+        if len(self._client_only) >= 4096:
+            self._client_only.clear()
+        self._client_only.add(sql)
+
     def _execute_unguarded(self, cursor: PgCursor, sql: str, params: Any) -> Any:
-        """issue 8: outside a transaction, server-side binding (prepared statements
-        after psycopg's threshold); client-side binding for the statements PostgreSQL
-        cannot type that way.  Autocommit: a refused statement has done nothing."""
+        """issue 8: outside a transaction, straight through libpq (backends/pg_direct.py:
+        prepared from the second execution); client-side binding for the statements
+        PostgreSQL cannot type that way.  Autocommit: a refused statement has done nothing."""
         if sql in self._client_only:
             raw = cursor.raw
             raw.execute(sql, params)
             return raw
-        server = cursor.server_cursor(self.conn)
+        direct = self._direct_path()
         try:
-            server.execute(sql, params)
+            return direct.execute(sql, params)
+        except pg_direct.Unsupported:
+            pass
         except psycopg.Error as exc:
             if exc.sqlstate not in _CLIENT_ONLY_STATES or self.conn.pgconn.transaction_status != _IDLE_CODE:
                 raise
-            if len(self._client_only) >= 4096:
-                self._client_only.clear()
-            self._client_only.add(sql)
-            raw = cursor.raw
-            raw.execute(sql, params)
-            return raw
-        return server
+            if exc.sqlstate == "0A000":  # a prepared plan went stale under DDL: prepare afresh
+                direct.forget()
+                try:
+                    return direct.execute(sql, params)
+                except psycopg.Error as again:
+                    if again.sqlstate not in _CLIENT_ONLY_STATES:
+                        raise
+        self._remember_client_only(sql)
+        raw = cursor.raw
+        raw.execute(sql, params)
+        return raw
 
     def _undo_statement(self) -> None:
         try:
@@ -396,20 +410,19 @@ class PostgresBackend(faults.PgFaults, Backend):
                 if self.in_transaction:  # the probe failed: no half-begun transaction
                     self._run_control("ROLLBACK")
                 raise self._translate(exc, False) from None
-        tail = tail.replace("%", "%%")  # the statements below take parameters
         try:
             if self.lock_strategy == "table":  # issue 5: lock row (backends/locks.py)
                 locks.pg_begin_locked(self)
                 return [] if probe is None else self.query(probe)
-            elif self.busy_timeout <= 0:
-                self._meta.execute("BEGIN; SELECT pg_try_advisory_xact_lock(%s)" + tail, (self._lock_key,))
-                self._meta.nextset()
-                if not self._meta.fetchone()[0]:
-                    raise psycopg.errors.LockNotAvailable("write lock is held")
-            else:
-                self._meta.execute("BEGIN; SELECT pg_advisory_xact_lock(%s)" + tail, (self._lock_key,))
-                self._meta.nextset()
-            return self._probe_rows(probe, 1)
+            # issue 8: one simple query straight through libpq (the key is our own integer)
+            take = "pg_try_advisory_xact_lock" if self.busy_timeout <= 0 else "pg_advisory_xact_lock"
+            direct = self._direct_path()
+            results = direct.script(f"BEGIN; SELECT {take}({self._lock_key}){tail}".encode())
+            if self.busy_timeout <= 0 and not direct.rows(results[1])[0][0]:
+                raise psycopg.errors.LockNotAvailable("write lock is held")
+            if probe is None:
+                return []
+            return pg_text.decode_rows(direct.rows(results[-1]), pg_text.text_columns(results[-1]))
         except psycopg.Error as exc:
             if self._lost_before_start(exc):  # issue 5: nothing had started: begin on the new connection
                 return self._begin(mode, probe)
@@ -440,7 +453,7 @@ class PostgresBackend(faults.PgFaults, Backend):
 
     def _run_control(self, statement: str) -> None:
         try:
-            self._meta.execute(statement)
+            self._direct_path().script(statement.encode())  # issue 8: no psycopg cursor per COMMIT
         except psycopg.Error as exc:
             raise self._translate(exc, True, statement) from None
 

@@ -1,0 +1,231 @@
+"""issue 8: statements outside a transaction straight through libpq.
+
+psycopg's cursor spends most of a point SELECT's client time in Python
+(generators, prepared-statement bookkeeping, result objects).  Here a
+statement is dumped by psycopg's own Transformer (the connection's adapters,
+so values and types are exactly psycopg's), executed with ``exec_params`` the
+first time and as a named prepared statement from the second, and its rows are
+loaded lazily from the PGresult by a Transformer, as psycopg does.  The libpq
+calls release the GIL while they wait.  Errors become psycopg's own exception
+classes, so the error mapping and the lost-connection handling see what they
+always saw.
+"""
+
+from __future__ import annotations
+
+import re
+import select
+from typing import Any, Sequence
+
+import psycopg
+from psycopg import errors as pg_exc
+from psycopg import pq
+from psycopg.adapt import PyFormat, Transformer
+
+_OK = frozenset({pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK, pq.ExecStatus.EMPTY_QUERY})
+_TUPLES_OK = pq.ExecStatus.TUPLES_OK
+_BAD = pq.ConnStatus.BAD
+_PLACEHOLDER = re.compile(r"%%|%s|%")
+_PIPELINE_SYNC = pq.ExecStatus.PIPELINE_SYNC
+_PREPARE_AT = 2  # executions of one statement before it is prepared (a one-off costs no extra round trip)
+_MAX_PREPARED = 256
+
+
+class Unsupported(Exception):
+    """Driver SQL this path does not take (named placeholders, binary formats)."""
+
+
+def dollar_query(sql: str) -> bytes:
+    """psycopg's ``%s`` placeholders as ``$n`` (``%%`` is a literal percent)."""
+    count = 0
+
+    def swap(match: re.Match) -> str:
+        nonlocal count
+        token = match.group()
+        if token == "%%":
+            return "%"
+        if token == "%":
+            raise Unsupported(sql)
+        count += 1
+        return f"${count}"
+
+    return _PLACEHOLDER.sub(swap, sql).encode("utf-8")
+
+
+class DirectResult:
+    """The slice of a psycopg cursor PgCursor reads: ``pgresult``, ``rowcount``, fetches."""
+
+    __slots__ = ("pgresult", "rowcount", "_tx", "_pos", "_count")
+
+    def __init__(self, result: pq.abc.PGresult, tx: Transformer) -> None:
+        self.pgresult = result
+        if result.status == _TUPLES_OK:
+            self._count = result.ntuples
+            self.rowcount = self._count
+            tx.set_pgresult(result)
+        else:
+            self._count = 0
+            tuples = result.command_tuples
+            self.rowcount = -1 if tuples is None else tuples
+        self._tx = tx
+        self._pos = 0
+
+    def fetchone(self) -> tuple | None:
+        pos = self._pos
+        if pos >= self._count:
+            return None
+        self._pos = pos + 1
+        return self._tx.load_row(pos, tuple)
+
+    def fetchmany(self, size: int) -> list[tuple]:
+        pos = self._pos
+        end = min(pos + size, self._count)
+        if end <= pos:
+            return []
+        self._pos = end
+        return self._tx.load_rows(pos, end, tuple)
+
+    def fetchall(self) -> list[tuple]:
+        return self.fetchmany(self._count)
+
+    def nextset(self) -> None:
+        return None
+
+
+class DirectPath:
+    """One psycopg connection's direct statements and its prepared ones."""
+
+    def __init__(self, conn: psycopg.Connection) -> None:
+        self.conn = conn
+        self._queries: dict[str, bytes] = {}
+        self._seen: dict[tuple, int | bytes] = {}  # (sql, types) -> executions so far, or the prepared name
+        self._serial = 0
+        self._formats: dict[int, list] = {}
+
+    def _dump(self, sql: str, params: Sequence[Any]) -> tuple[bytes, Transformer, Any, Any, Any]:
+        query = self._queries.get(sql)
+        if query is None:
+            query = self._queries[sql] = dollar_query(sql)
+            if len(self._queries) > 4 * _MAX_PREPARED:
+                self._queries.clear()
+                self._queries[sql] = query
+        tx = Transformer(self.conn)
+        if not params:
+            return query, tx, None, None, None
+        formats = self._formats.get(len(params))
+        if formats is None:
+            formats = self._formats[len(params)] = [PyFormat.AUTO] * len(params)
+        values = tx.dump_sequence(params, formats)
+        return query, tx, values, tx.types, tx.formats
+
+    def execute(self, sql: str, params: Sequence[Any]) -> DirectResult:
+        """Run one statement (blocking libpq call; the GIL is released while it waits)."""
+        query, tx, values, types, formats = self._dump(sql, params)
+        pgconn = self.conn.pgconn
+        key = (sql, types)
+        seen = self._seen.get(key, 0)
+        if type(seen) is bytes:
+            result = pgconn.exec_prepared(seen, values, formats)
+        elif seen + 1 < _PREPARE_AT:
+            result = pgconn.exec_params(query, values, types, formats)
+            self._seen[key] = seen + 1
+        else:
+            name = self._prepare(pgconn, query, types, key)
+            result = pgconn.exec_prepared(name, values, formats)
+        if result.status not in _OK:
+            raise self._error(result)
+        return DirectResult(result, tx)
+
+    def guarded(self, before: bytes, sql: str, params: Sequence[Any], after: bytes) -> DirectResult:
+        """``before``, the statement and ``after`` in one pipeline (one round trip);
+        the first failure raises, the statements after it did not run."""
+        query, tx, values, types, formats = self._dump(sql, params)
+        pgconn = self.conn.pgconn
+        pgconn.enter_pipeline_mode()
+        try:
+            pgconn.send_query_params(before, None)
+            pgconn.send_query_params(query, values, types, formats)
+            pgconn.send_query_params(after, None)
+            pgconn.pipeline_sync()
+            results = self._collect(pgconn, True)
+        finally:
+            pgconn.exit_pipeline_mode()
+        for result in results:
+            if result.status not in _OK:
+                raise self._error(result)
+        return DirectResult(results[1], tx)
+
+    def script(self, sql: bytes) -> list[pq.abc.PGresult]:
+        """Several statements in one simple query (one round trip); the first failure raises."""
+        pgconn = self.conn.pgconn
+        pgconn.send_query(sql)
+        results = self._collect(pgconn, False)
+        for result in results:
+            if result.status not in _OK:
+                raise self._error(result)
+        return results
+
+    def rows(self, result: pq.abc.PGresult) -> list[tuple]:
+        """Every row of a result of :meth:`script`, in psycopg's Python types."""
+        if result.status != _TUPLES_OK:
+            return []
+        return DirectResult(result, Transformer(self.conn)).fetchall()
+
+    def _collect(self, pgconn: Any, pipelined: bool) -> list[pq.abc.PGresult]:
+        """Wait for the results of what was sent: a pipeline's up to its sync, or a
+        simple query's up to its end."""
+        waiter = select.poll()
+        waiter.register(pgconn.socket, select.POLLIN)
+        try:
+            while pgconn.flush():  # non-blocking connection: send what is left
+                select.poll().poll(10)
+            out: list[pq.abc.PGresult] = []
+            while True:
+                while pgconn.is_busy():
+                    waiter.poll()
+                    pgconn.consume_input()
+                result = pgconn.get_result()
+                if result is None:
+                    if not pipelined:
+                        break
+                    continue  # the end of one pipelined statement's results
+                if result.status == _PIPELINE_SYNC:
+                    break
+                out.append(result)
+                if pgconn.status == _BAD:
+                    raise self._error(result)
+            return out
+        except BaseException:
+            if pgconn.status != _BAD:
+                pgconn.get_cancel().cancel()  # e.g. KeyboardInterrupt: leave the connection usable
+                while pgconn.get_result() is not None:
+                    pass
+            raise
+
+    def _prepare(self, pgconn: Any, query: bytes, types: Any, key: tuple) -> bytes:
+        if len(self._seen) >= _MAX_PREPARED:
+            self.forget()
+        self._serial += 1
+        name = b"hdb_%d" % self._serial
+        result = pgconn.prepare(name, query, types)
+        if result.status not in _OK:
+            raise self._error(result)
+        self._seen[key] = name
+        return name
+
+    def forget(self) -> None:
+        """Deallocate this path's prepared statements (the cache is bounded)."""
+        pgconn = self.conn.pgconn
+        for name in self._seen.values():
+            if type(name) is bytes:
+                pgconn.exec_(b"DEALLOCATE " + name)
+        self._seen.clear()
+
+    def _error(self, result: pq.abc.PGresult) -> Exception:
+        pgconn = self.conn.pgconn
+        if pgconn.status == _BAD or result.status == pq.ExecStatus.FATAL_ERROR and not result.error_field(
+            pq.DiagnosticField.SQLSTATE
+        ):
+            message = pgconn.error_message.decode("utf-8", "replace").strip() or "connection lost"
+            return psycopg.OperationalError(message)
+        return pg_exc.error_from_result(result, encoding=self.conn.info.encoding)
