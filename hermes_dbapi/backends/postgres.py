@@ -359,21 +359,22 @@ class PostgresBackend(faults.PgFaults, Backend):
         guarded = self.conn.pgconn.transaction_status != _IDLE_CODE
         if not guarded:
             self._ensure_live()  # issue 5: replace a connection the server dropped while idle
-        raw = cursor.raw
+        direct = self._direct_path()
         try:
             if guarded:
-                self._meta.execute("SAVEPOINT " + _STMT_SAVEPOINT)
-            with raw.copy(plan.sql) as copy:  # autocommit: one statement, atomic by itself
+                direct.script(_GUARD_OPEN_B)
+            with self._meta.copy(plan.sql) as copy:  # issue 8: the long-lived cursor, none made per call
                 write = copy.write_row
                 for row in rows:
                     write(row)
             last = None
             if plan.sequence is not None:  # ids the server made: the session's last one
+                quoted = "'" + plan.sequence.replace("'", "''") + "'"
                 tail = "; RELEASE SAVEPOINT " + _STMT_SAVEPOINT if guarded else ""
-                self._meta.execute("SELECT currval(%s::regclass)" + tail, (plan.sequence,))
-                last = self._meta.fetchone()[0]
+                results = direct.script(f"SELECT currval({quoted}::regclass){tail}".encode())
+                last = direct.rows(results[0])[0][0]
             elif guarded:
-                self._meta.execute("RELEASE SAVEPOINT " + _STMT_SAVEPOINT)
+                direct.script(_GUARD_CLOSE_B)
         except psycopg.Error as exc:
             if guarded:
                 self._undo_statement()
