@@ -22,7 +22,7 @@ from ..errors import mysql as my_errors
 from ..url import Target
 from .base import Backend, RawCursor, unreachable
 from . import faults, locks  # issue 5: lost connections, lock=table (backends/faults.py, locks.py)
-from . import packet  # issue 9: statements over max_allowed_packet
+from . import my_result, packet  # issue 8: remembered column descriptions; issue 9: max_allowed_packet
 from .._stdlib import sqlite3
 
 
@@ -145,7 +145,7 @@ class MySQLBackend(faults.MyFaults, Backend):
         else:
             kwargs["ssl_disabled"] = True  # no TLS asked for: skip the per-connect TLS context (~23 ms)
         try:
-            conn = pymysql.connect(**kwargs)
+            conn = my_result.Connection(**kwargs)  # issue 8: PyMySQL remembering column descriptions
         except (pymysql.Error, OSError, ValueError) as exc:  # OSError/ValueError: TLS files and options (ssl_*)
             if isinstance(exc, pymysql.Error):
                 reason = str(exc.args[1]) if len(exc.args) > 1 else str(exc)
