@@ -40,8 +40,10 @@ def run(args: argparse.Namespace) -> int:
                 mid = db.append_message(sid, role, f"{text} (#{n + 1})")
                 print(f"  appended message {mid} ({role})")
         print(f"messages of {sessions[0]}: {len(db.get_messages(sessions[0]))}")
-        hits = db.search("search")
-        print(f"search 'search': {len(hits)} hit(s): " + ", ".join(str(h['id']) for h in hits))
+        hits = db.search("search sessions")
+        print(f"search 'search sessions' (FTS5, best first): {len(hits)} hit(s)")
+        for hit in hits:
+            print(f"  message {hit['id']} in {hit['session_id']}  rank {hit['score']:g}  {hit['snippet']}")
         for row in db.list_sessions():
             print(f"  session {row['id']} [{row['source']}] {row['title']!r}: {row['message_count']} messages")
     finally:
