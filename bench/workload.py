@@ -122,7 +122,7 @@ def drive(db: Any, tag: str, sessions: int, messages: int) -> int:
     ops = 0
     for s in range(sessions):
         sid = f"{tag}-{s}"
-        db.create_session(sid, "cli", f"session {s}")
+        db.create_session(sid, "cli", f"{tag} session {s}")
         ops += 1
         for m in range(messages):
             db.append_message(sid, "user" if m % 2 == 0 else "assistant", f"message {m} of {sid} about topic{m % 7}")

@@ -24,6 +24,19 @@ from ..fts.server import triggers as parsing
 from . import raising
 from .raising import IgnoreRow
 
+_PARSED: dict[str, exp.Expression] = {}
+
+
+def _parse(text: str) -> exp.Expression:
+    """issue 8: a trigger statement's tree, parsed once per text (row values are
+    bound as parameters, so the text repeats); a copy, as callers rewrite it."""
+    tree = _PARSED.get(text)
+    if tree is None:
+        if len(_PARSED) >= 512:
+            _PARSED.clear()
+        tree = _PARSED[text] = sqlglot.parse_one(text, read="sqlite")
+    return tree.copy()
+
 if TYPE_CHECKING:
     from ..fts.server.bridge import FtsBridge
 
@@ -143,7 +156,7 @@ class Runner:
     def query(self, text: str, values: Sequence[Any]) -> list[tuple]:
         """Rows of marker SQL: in the shadow when it reads no table (SQLite's own
         expression semantics), else on the server."""
-        tree = sqlglot.parse_one(text, read="sqlite")
+        tree = _parse(text)
         if tree.find(exp.Table) is None:
             return sqlrun.in_shadow(self.conn, text, values)
         return self.bridge.query(text, values)
@@ -174,7 +187,7 @@ class Runner:
     def _body(self, stmt: str, row: dict[str, object]) -> None:
         vals: list[object] = []
         text = parsing.bind_row(raising.quote_kinds(stmt), row, vals)
-        tree = sqlglot.parse_one(text, read="sqlite")
+        tree = _parse(text)
         if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)):
             if any(str(a.this).upper() == "RAISE" for a in tree.find_all(exp.Anonymous)):
                 raise errors.not_supported("RAISE() inside INSERT/UPDATE/DELETE of a trigger body",
