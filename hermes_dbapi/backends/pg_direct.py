@@ -118,10 +118,17 @@ class DirectPath:
         values = tx.dump_sequence(params, formats)
         return query, tx, values, tx.types, tx.formats
 
-    def execute(self, sql: str, params: Sequence[Any]) -> DirectResult:
-        """Run one statement (blocking libpq call; the GIL is released while it waits)."""
+    def execute(self, sql: str, params: Sequence[Any], prepare: bool = True) -> DirectResult:
+        """Run one statement (blocking libpq call; the GIL is released while it waits).
+        ``prepare=False``: never as a prepared statement (inside a transaction without a
+        savepoint, where a plan gone stale under DDL would abort the transaction)."""
         query, tx, values, types, formats = self._dump(sql, params)
         pgconn = self.conn.pgconn
+        if not prepare:
+            result = pgconn.exec_params(query, values, types, formats)
+            if result.status not in _OK:
+                raise self._error(result)
+            return DirectResult(result, tx)
         key = (sql, types)
         seen = self._seen.get(key, 0)
         if type(seen) is bytes:
@@ -215,11 +222,10 @@ class DirectPath:
 
     def forget(self) -> None:
         """Deallocate this path's prepared statements (the cache is bounded)."""
-        pgconn = self.conn.pgconn
-        for name in self._seen.values():
-            if type(name) is bytes:
-                pgconn.exec_(b"DEALLOCATE " + name)
+        names = [name for name in self._seen.values() if type(name) is bytes]
         self._seen.clear()
+        if names:  # one round trip for all of them
+            self.script(b"; ".join(b"DEALLOCATE " + name for name in names))
 
     def _error(self, result: pq.abc.PGresult) -> Exception:
         pgconn = self.conn.pgconn

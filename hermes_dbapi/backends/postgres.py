@@ -472,12 +472,19 @@ class PostgresBackend(faults.PgFaults, Backend):
         in_transaction = self.in_transaction
         if not in_transaction:
             self._ensure_live()  # issue 5: replace a connection the server dropped while idle
+        values = pg_text.encode_params(params)  # NULs in FTS text and catalog values too
         try:
-            with self.conn.cursor() as cur:
-                cur.execute(sql, pg_text.encode_params(params))  # NULs in FTS text and catalog values too
-                if cur.description is None:
-                    return []
-                return pg_text.decode_rows(cur.fetchall(), pg_text.text_columns(cur.pgresult))
+            try:  # issue 8: straight through libpq, never prepared (no savepoint guards it)
+                result = self._direct_path().execute(sql, values, prepare=False)
+            except pg_direct.Unsupported:
+                with self.conn.cursor() as cur:
+                    cur.execute(sql, values)
+                    if cur.description is None:
+                        return []
+                    return pg_text.decode_rows(cur.fetchall(), pg_text.text_columns(cur.pgresult))
+            if not result.pgresult.nfields:
+                return []
+            return pg_text.decode_rows(result.fetchall(), pg_text.text_columns(result.pgresult))
         except psycopg.Error as exc:  # never a driver exception to the application
             raise self._translate(exc, in_transaction) from None
 

@@ -44,6 +44,7 @@ class FtsBridge:
         self.triggers: dict[str, list[triggers.Trigger]] = {}  # table -> shim-run triggers
         self._storages: dict[str, Storage] = {}
         self._script = False
+        self._parsed: dict[str, tuple[int, Any, exp.Expression | None]] = {}  # sql -> (epoch, scan, tree)
 
     # -- catalog ----------------------------------------------------------
 
@@ -94,11 +95,8 @@ class FtsBridge:
         trig = words & set(self.triggers)
         if not fts and not trig:
             return False
-        self.conn._raise_sqlite_error(sql)
-        found = scan(sql)
-        try:
-            tree = sqlglot.parse_one(found.sql, read="sqlite")
-        except sqlglot.errors.ParseError:
+        found, tree = self._parse(sql)
+        if tree is None:
             return False
         target = tree.this if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) else None
         if isinstance(target, exp.Schema):
@@ -119,6 +117,24 @@ class FtsBridge:
             cursor._set_result(names, -1, self.conn._last_rowid)
             return True
         return False
+
+    def _parse(self, sql: str) -> tuple[Any, exp.Expression | None]:
+        """issue 8: the checked, scanned and parsed statement, once per text and
+        catalog epoch (the sync triggers' writes repeat); the tree is a copy."""
+        epoch = self.conn._shadow.epoch
+        cached = self._parsed.get(sql)
+        if cached is None or cached[0] != epoch:
+            self.conn._raise_sqlite_error(sql)
+            found = scan(sql)
+            try:
+                tree = sqlglot.parse_one(found.sql, read="sqlite")
+            except sqlglot.errors.ParseError:
+                tree = None
+            if len(self._parsed) >= 256:
+                self._parsed.clear()
+            cached = self._parsed[sql] = (epoch, found, tree)
+        tree = cached[2]
+        return cached[1], None if tree is None else tree.copy()
 
     def _bind(self, sql: str, found: Any, parameters: Any) -> tuple:
         conn = self.conn
