@@ -66,6 +66,7 @@ def cache(results: list[dict], hit_rate: dict | None, v: Verdicts) -> str:
     if hit_rate:
         text += (f"\nSessionDB workload: {hit_rate['lookups']} lookups, shared hits {hit_rate['shared_hits']}, "
                  f"local hits {hit_rate['local_hits']}, plan hits {hit_rate.get('plan_hits', 0)}, "
+                 f"translated {hit_rate.get('translated', '?')}, "
                  f"hit rate {hit_rate['hit_rate']:.2%}")
     return text
 
