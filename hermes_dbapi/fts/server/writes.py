@@ -95,8 +95,8 @@ def insert(bridge: "FtsBridge", tree: exp.Insert, spec: FtsSpec, values: Sequenc
             if top is None:
                 top = max([storage.max_rowid(), *queued])
             rowid = top + 1
-        exists = rowid in stored if stored is not None else storage.has_rowid(rowid)
-        if spec.contentful and (rowid in queued or exists):
+        if spec.contentful and (rowid in queued or (rowid in stored if stored is not None
+                                                    else storage.has_rowid(rowid))):
             if not replace:
                 raise errors.make(sqlite3.IntegrityError, "constraint failed", "SQLITE_CONSTRAINT")
             storage.insert_rows(pending)
