@@ -14,7 +14,7 @@ import sys
 import threading
 from typing import Any, Iterable
 
-from . import binding, errors, statements, stdclass
+from . import binding, errors, returning, statements, stdclass
 from .batch import plain_bindable
 from .batch import profile as batch_profile
 from ._stdlib import sqlite3
@@ -394,6 +394,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
                     return
                 if _fts(self).handle(cursor, sql, keyword, parameters):  # FTS5 tables and their sync triggers
                     return
+                if returning.wanted(self, sql, keyword) and returning.run(self, cursor, sql, parameters):
+                    return  # UPDATE … RETURNING on MariaDB (returning.py)
                 translation = self._translation(sql)
                 if keyword in _PLAN_KEYWORDS and not translation.is_ddl and self._shadow.epoch == self._ctx_epoch:
                     if len(self._plans) >= 512:

@@ -6,8 +6,8 @@
   ``CASE WHEN lead(1, n) OVER w IS NULL THEN default ELSE lead(x, n) OVER w END``.
 * ``group_concat(…) OVER (…)``: no GROUP_CONCAT window function: NotSupportedError.
 * ``UPDATE … SET (a, b) = (x, y)``: row assignment becomes ``a = x, b = y``.
-* ``UPDATE … RETURNING``: MariaDB returns rows only from INSERT and DELETE:
-  NotSupportedError.
+* ``UPDATE … RETURNING``: MariaDB returns rows only from INSERT and DELETE: the
+  connection emulates it (returning.py); translated alone it is NotSupportedError.
 """
 
 from __future__ import annotations
