@@ -1,0 +1,111 @@
+"""The fast driver paths give sqlite3's answers (issue 8).
+
+PostgreSQL statements run straight through libpq, prepared from their second
+run outside a transaction and pipelined with their savepoint inside one; MariaDB
+results reuse column definitions by their packets' bytes.  These scenarios aim
+at what such caches could get wrong: a plan or a description gone stale under
+DDL, parameter types changing between runs of one statement, more statements
+than the caches hold, errors in the middle of a pipeline.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+REPEAT = 4  # past the second run: prepared on PostgreSQL, remembered on MariaDB
+
+
+def _repeat(step, times: int = REPEAT) -> list:
+    return [step] * times
+
+
+@pytest.mark.parametrize("isolation", [None, "DEFERRED"])
+def test_select_star_after_add_column(diff, isolation):
+    steps = [
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT)",
+        ("sql", "INSERT INTO t (a) VALUES (?)", ("x",)),
+        ("commit",),
+        *_repeat("SELECT * FROM t"),
+        "ALTER TABLE t ADD COLUMN b INTEGER DEFAULT 7",
+        ("commit",),
+        *_repeat("SELECT * FROM t"),
+        ("sql", "SELECT * FROM t WHERE id = ?", (1,)),
+    ]
+    diff.steps(steps, isolation_level=isolation)
+
+
+@pytest.mark.parametrize("isolation", [None, "DEFERRED"])
+def test_column_changes_type_under_the_same_statement(diff, isolation):
+    steps = [
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER)",
+        "INSERT INTO t (a) VALUES (1)",
+        ("commit",),
+        *_repeat("SELECT a, id FROM t"),
+        "DROP TABLE t",
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, c REAL)",
+        "INSERT INTO t (a, c) VALUES ('text now', 2.5)",
+        ("commit",),
+        *_repeat("SELECT a, id FROM t"),
+    ]
+    diff.steps(steps, isolation_level=isolation)
+
+
+@pytest.mark.parametrize("isolation", [None, "DEFERRED"])
+def test_parameter_types_change_between_runs(diff, isolation):
+    values = [1, 2, "3", None, 2.5, b"\x00\x01", -(2**63), 2**63 - 1, "text", 4]
+    steps = ["CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER, r REAL, s TEXT)", ("commit",)]
+    column = {int: "n", float: "r", str: "s"}
+    for v in values:
+        steps.append(("sql", "SELECT ?, ? IS NULL", (v, v)))
+        if type(v) in column:  # one INSERT text, its parameter's type changing
+            steps.append(("sql", "INSERT INTO t (n, r, s) VALUES (?, ?, ?)",
+                          tuple(v if column[type(v)] == c else None for c in "nrs")))
+    steps.append(("commit",))
+    steps.append("SELECT id, n, r, s FROM t ORDER BY id")
+    diff.steps(steps, isolation_level=isolation)
+
+
+def test_more_distinct_statements_than_the_caches_hold(diff):
+    steps = ["CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER)", ("commit",)]
+    for round_ in range(2):
+        for i in range(300):
+            steps.append(("sql", f"SELECT {i} + a, {round_} FROM t WHERE id = ? OR ? IS NULL", (i, None)))
+        steps.append(("sql", "INSERT INTO t (a) VALUES (?)", (round_,)))
+    diff.steps(steps, isolation_level=None)
+
+
+def test_failed_statement_inside_a_transaction_is_undone_alone(diff):
+    steps = [
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT UNIQUE)",
+        ("commit",),
+        "BEGIN",
+        *[("sql", "INSERT INTO t (id, a) VALUES (?, ?)", (i, f"v{i}")) for i in range(3)],
+        ("sql", "INSERT INTO t (id, a) VALUES (?, ?)", (7, "v1")),  # UNIQUE violation mid-transaction
+        ("sql", "UPDATE t SET a = a || ? WHERE id = ?", ("!", 2)),
+        ("sql", "INSERT INTO t (id, a) VALUES (?, ?)", (8, "v2!")),  # violates the row just updated
+        ("sql", "INSERT INTO t (id, a) VALUES (?, ?)", (9, "v9")),
+        ("get", "in_transaction"),
+        ("commit",),
+        "SELECT * FROM t ORDER BY id",
+    ]
+    diff.steps(steps, isolation_level=None)
+
+
+def test_error_in_a_prepared_statement_outside_a_transaction(diff):
+    steps = [
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER NOT NULL)",
+        *[("sql", "INSERT INTO t (id, a) VALUES (?, ?)", (i, 1)) for i in range(REPEAT)],
+        ("sql", "INSERT INTO t (id, a) VALUES (?, ?)", (10, None)),
+        ("sql", "INSERT INTO t (id, a) VALUES (?, ?)", (11, 2)),
+        "SELECT * FROM t ORDER BY id",
+    ]
+    diff.steps(steps, isolation_level=None)
+
+
+def test_percent_signs_in_statement_text(diff):
+    steps = [
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT)",
+        ("sql", "INSERT INTO t (a) VALUES (?)", ("100%",)),
+        *_repeat(("sql", "SELECT a, a LIKE '%\\%' ESCAPE '\\', 7 % 3, '%s' FROM t WHERE a LIKE ?", ("1%",))),
+    ]
+    diff.steps(steps, isolation_level=None)
