@@ -11,7 +11,7 @@ import re
 from typing import Callable
 
 from .._stdlib import sqlite3
-from . import make
+from . import make, not_supported
 
 Lookup = Callable[[str, tuple], list]
 Rule = Callable[[object, Lookup], sqlite3.Error]
@@ -128,6 +128,11 @@ def _mismatch(exc: object, lookup: Lookup) -> sqlite3.Error:
 
 
 def _no_such_function(exc: object, lookup: Lookup) -> sqlite3.Error:
+    operator = re.search(r"operator does not exist: (.+) (\S+) (.+)$", _primary(exc))
+    if operator:  # SQLite applies every operator to any values: the server's column types differ
+        left, op, right = operator.groups()
+        return not_supported(f"operator {op} between {left} and {right} values (a column declared without "
+                             "a type holds text on PostgreSQL)", "postgres")
     match = re.search(r"function ([A-Za-z0-9_]+)\(", _primary(exc))
     name = match.group(1) if match else "?"
     return make(sqlite3.OperationalError, f"no such function: {name}")
