@@ -191,6 +191,13 @@ def _state(server, name):
         idx, size = ("messages_fts_idx", "messages_fts_docsize")
         out["idx"] = [(bytes(t), int(i), f and bytes(f), p) for t, i, f, p in q(f"SELECT term, id, full_term, pos FROM {idx} ORDER BY term, id")]
         out["docsize"] = [(int(i), bytes(s), int(n)) for i, s, n in q(f"SELECT id, sz, total FROM {size} ORDER BY id")]
+        if conn._backend.kind == "postgres":
+            found = q("SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = %s", (idx,))
+        else:
+            found = [(r[2], r[4]) for r in q(f"SHOW INDEX FROM {idx}")]
+        out["indexes"] = sorted(str(r).replace(name + ".", "") for r in found)
+        want = 2 if conn._backend.kind == "postgres" else 3  # primary key (term, id) and (id): rebuilt after a bulk load
+        assert len(out["indexes"]) == want and ("pkey" in str(out["indexes"]) or "PRIMARY" in str(out["indexes"]))
         out["seq"] = conn.execute("INSERT INTO events (kind) VALUES ('probe')").lastrowid
         conn.rollback()
         return out
