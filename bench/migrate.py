@@ -13,7 +13,8 @@ same-run figures compare):
   driver's fast path (PostgreSQL ``COPY``, MariaDB multi-row ``INSERT``) into
   tables the shim created, then their indexes: no checksums, no progress;
 * **baseline (tables + FTS)**: the same plus loading the FTS server rows,
-  precomputed into files beforehand (untimed), with ``COPY`` / ``LOAD DATA``;
+  precomputed into files beforehand (untimed), with ``COPY`` / ``LOAD DATA``
+  (PostgreSQL: into the postings table without its indexes, built after);
 * with ``--kill-at F``: a second migration SIGKILLed when its progress rows
   say a fraction F of all rows (table rows + indexed rows) is done, then
   resumed; its result (row counts, per-table checksums of every table, the
@@ -187,6 +188,9 @@ def baseline(server: str, path: str, fts_files: dict[str, tuple[str, int]]) -> t
         conn.execute(sql)
     conn.execute("CREATE VIRTUAL TABLE messages_fts USING fts5(content, content=messages, content_rowid=id)")
     raw = conn._backend.conn
+    if server == "postgres":  # the fastest plain import loads first and indexes after (InnoDB: no gain)
+        conn._backend.query("ALTER TABLE messages_fts_idx DROP CONSTRAINT messages_fts_idx_pkey")
+        conn._backend.query("DROP INDEX messages_fts_idx_id")
     total, started = 0, time.perf_counter()
     for table in ("sessions", "messages"):
         cols = [r[1] for r in src.execute(f"PRAGMA table_info({table})")]
@@ -223,6 +227,9 @@ def baseline(server: str, path: str, fts_files: dict[str, tuple[str, int]]) -> t
             loader.commit()
             loader.close()
         fts_rows += rows
+    if server == "postgres":
+        conn._backend.query("ALTER TABLE messages_fts_idx ADD PRIMARY KEY (term, id)")
+        conn._backend.query("CREATE INDEX messages_fts_idx_id ON messages_fts_idx (id)")
     fts_seconds = time.perf_counter() - started
     conn._backend.drop_namespace()
     conn.close()
@@ -233,8 +240,28 @@ def baseline(server: str, path: str, fts_files: dict[str, tuple[str, int]]) -> t
 # -- migrate in a child ------------------------------------------------------------------------------
 
 
+#: runs ``python -m hermes_dbapi ARGS`` and reports the process's own peak RSS (VmHWM) on stderr.
+#: (ru_maxrss of a child is useless here: Linux carries the forking parent's peak across exec.)
+_WRAP = """
+import runpy, sys
+sys.argv = ["hermes_dbapi", *sys.argv[1:]]
+try:
+    runpy.run_module("hermes_dbapi", run_name="__main__", alter_sys=True)
+finally:
+    sys.stderr.write("\\n" + next(x for x in open("/proc/self/status") if x.startswith("VmHWM")))
+"""
+
+
+def _hwm_mb(text: str) -> float:
+    """The VmHWM line's value in MB (0 when absent)."""
+    for line in text.splitlines():
+        if line.startswith("VmHWM"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def _child(server: str, path: str, namespace: str) -> subprocess.Popen:
-    argv = [sys.executable, "-m", "hermes_dbapi", "migrate", path, "--to", common.hermes_url(server),
+    argv = [sys.executable, "-c", _WRAP, "migrate", path, "--to", common.hermes_url(server),
             "--namespace", namespace, "--quiet"]
     out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")  # no pipe to drain while waiting
     child = subprocess.Popen(argv, stdout=out, stderr=err, text=True)
@@ -251,19 +278,26 @@ def _outputs(child: subprocess.Popen) -> tuple[str, str]:
     return texts[0], texts[1]
 
 
-def _reap(child: subprocess.Popen) -> tuple[int, float]:
-    """Wait for the child; (status, its own peak RSS in MB)."""
-    _pid, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)
-    return child.returncode, usage.ru_maxrss / 1024
+def _reap(child: subprocess.Popen) -> int:
+    return child.wait()
+
+
+def _sample_hwm(pid: int) -> float:
+    """The child's VmHWM now (MB), read from /proc while it runs."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return _hwm_mb(f.read())
+    except OSError:
+        return 0.0
 
 
 def migrate(server: str, path: str, namespace: str) -> tuple[float, float, str]:
     """``hermes-dbapi migrate`` in a child; (seconds, peak RSS MB, its summary)."""
     started = time.perf_counter()
     child = _child(server, path, namespace)
-    code, rss = _reap(child)
+    code = _reap(child)
     out, err = _outputs(child)
+    rss = _hwm_mb(err)
     seconds = time.perf_counter() - started
     if code != 0:
         raise RuntimeError(f"migrate failed ({code}): {err.strip()}\n{out}")
@@ -289,14 +323,15 @@ def killed_and_resumed(server: str, path: str, namespace: str, total: int, fract
     """SIGKILL a migration when its progress rows reach ``fraction`` of ``total``, then resume it."""
     started = time.perf_counter()
     child = _child(server, path, namespace)
-    done = 0
+    done, rss1 = 0, 0.0
     while child.poll() is None:
+        rss1 = max(rss1, _sample_hwm(child.pid))  # a killed child cannot report: sampled (every 0.2 s)
         done = _done_rows(server, namespace)
         if done >= fraction * total:
             child.send_signal(signal.SIGKILL)
             break
         time.sleep(0.2)
-    code, rss1 = _reap(child)
+    code = _reap(child)
     _outputs(child)
     killed_after = time.perf_counter() - started
     if code != -signal.SIGKILL:
