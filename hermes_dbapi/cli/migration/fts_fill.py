@@ -15,14 +15,16 @@ table's rowid (or its alias).  Anything else falls back to ``'rebuild'``."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
+from queue import Empty, Queue
 from typing import Any
 
 from ...fts.server.select import ROWID_NAMES
 from ...fts.server.spec import FtsSpec, is_fts5_ddl, parse
 from ...fts.server.storage import Storage
 from .checksum import Checksum
-from .fts_load import FtsLoader
+from .fts_load import Encoded, FtsLoader
 from .progress import Progress
 from .source import Snapshot, Virtual, quote_ident
 from .writer import Writer
@@ -101,16 +103,10 @@ class FtsFill:
             self._defer_indexes()
         after = state.hwm[0] if state.hwm else None
         tally = state.checksum  # rows: indexed rows; total: their token count
-        pending: list[tuple[int, list[Any]]] = []
-        for rowid, values in self.rows(after):
-            pending.append((rowid, values))
-            if len(pending) >= batch:
-                self._flush(pending, tally, False)
-                advance(len(pending))
-                committed()
-                pending = []
-        self._flush(pending, tally, False)
-        advance(len(pending))
+        for encoded in self._encoded(after, batch):
+            self._flush(encoded, tally)
+            advance(encoded.rows)
+            committed()
         self._restore_indexes()
         with self.writer.transaction():
             self.progress.record(key_of(self.vt.name), self.progress.table(key_of(self.vt.name)).hwm, tally, True)
@@ -140,13 +136,50 @@ class FtsFill:
     def _id_index(self) -> str:
         return _qpg(self.spec.name.lower() + "_idx_id")  # as Storage.create names it
 
-    def _flush(self, rows: list[tuple[int, list[Any]]], tally: Checksum, done: bool) -> None:
+    def _encoded(self, after: int | None, batch: int) -> Iterator[Encoded]:
+        """Encoded batches in rowid order.  A producer thread reads and tokenizes the
+        next batches while this one is on the wire (the server works, the GIL is free)."""
+        queue: Queue = Queue(maxsize=2)
+        stop = threading.Event()
+
+        def produce() -> None:
+            try:
+                pending: list[tuple[int, list[Any]]] = []
+                for row in self.rows(after):
+                    pending.append(row)
+                    if len(pending) >= batch:
+                        queue.put(self.loader.encode(pending))
+                        pending = []
+                        if stop.is_set():
+                            return
+                if pending:
+                    queue.put(self.loader.encode(pending))
+                queue.put(None)
+            except BaseException as exc:  # handed to the consumer, raised there
+                queue.put(exc)
+
+        worker = threading.Thread(target=produce, name="hermes-migrate-fts", daemon=True)
+        worker.start()
+        try:
+            while (item := queue.get()) is not None:
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+        finally:
+            stop.set()
+            while worker.is_alive():  # unblock a producer waiting on a full queue
+                try:
+                    queue.get(timeout=0.1)
+                except Empty:
+                    pass
+            worker.join()
+
+    def _flush(self, encoded: Encoded, tally: Checksum) -> None:
         with self.writer.transaction():
-            indexed, tokens = self.loader.write(rows)
-            tally.rows += indexed
-            tally.total += tokens
-            last = [rows[-1][0]] if rows else self.progress.table(key_of(self.vt.name)).hwm
-            self.progress.record(key_of(self.vt.name), last, tally, done)
+            self.loader.load(encoded)
+            tally.rows += encoded.rows
+            tally.total += encoded.tokens
+            self.progress.record(key_of(self.vt.name), [encoded.last], tally, False)
 
     def stored(self) -> Checksum:
         """What the server holds: indexed rows and their token count."""

@@ -11,6 +11,7 @@ per distinct term."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ...fts.server.storage import Storage, encode, term_key, varints
@@ -37,6 +38,16 @@ def _my_text(text: str) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'").replace("\0", "\\0") + "'"
 
 
+@dataclass
+class Encoded:
+    """One batch's load text, ready to send: (table, columns, lines) triples."""
+
+    loads: list[tuple[str, str, list[str]]]
+    rows: int
+    tokens: int
+    last: int | None  # the batch's highest rowid
+
+
 class FtsLoader:
     """Writes one batch of indexed rows to an FTS table's server tables."""
 
@@ -60,6 +71,17 @@ class FtsLoader:
 
     def write(self, rows: Sequence[tuple[int, Sequence[object]]]) -> tuple[int, int]:
         """Index ``(rowid, values)`` rows; (rows indexed, their tokens) — inside the caller's transaction."""
+        batch = self.encode(rows)
+        self.load(batch)
+        return batch.rows, batch.tokens
+
+    def load(self, batch: Encoded) -> None:
+        """Send an encoded batch (inside the caller's transaction)."""
+        for table, cols, lines in batch.loads:
+            self._load(table, cols, lines)
+
+    def encode(self, rows: Sequence[tuple[int, Sequence[object]]]) -> Encoded:
+        """Tokenize ``(rowid, values)`` rows into load text (no server access: may run in another thread)."""
         storage = self.storage
         parts = self._terms
         tokenize = storage.tokenize_row
@@ -87,12 +109,12 @@ class FtsLoader:
                 total = sum(sizes)
                 tokens += total
                 docs.append((rowid, varints(sizes), total))
-        self._load(storage.idx, "(term, id, full_term, pos)", postings)
+        loads = [(storage.idx, "(term, id, full_term, pos)", postings)]
         if self.pg:
             lines = [f"{r}\t{_pg_bytea(sz)}\t{t}\n" for r, sz, t in docs]
         else:
             lines = [f"({r},{_my_bytes(sz)},{t})" for r, sz, t in docs]
-        self._load(storage.docsize, "(id, sz, total)", lines)
+        loads.append((storage.docsize, "(id, sz, total)", lines))
         if storage.spec.contentful:
             ncol = len(storage.spec.columns)
             cols = "(id, " + ", ".join(f"c{i}" for i in range(ncol)) + ")"
@@ -102,8 +124,8 @@ class FtsLoader:
             else:
                 lines = ["(" + str(r) + "".join("," + ("NULL" if v is None else _my_text(sql_text(v) or ""))
                                                 for v in values) + ")" for r, values in rows]
-            self._load(storage.content, cols, lines)
-        return len(docs), tokens
+            loads.append((storage.content, cols, lines))
+        return Encoded(loads, len(docs), tokens, rows[-1][0] if rows else None)
 
     def _load(self, table: str, cols: str, lines: list[str]) -> None:
         if not lines:
