@@ -21,6 +21,8 @@ same-run figures compare):
   FTS server tables included, and MATCH/rank/snippet results of sample
   queries) must equal the uninterrupted run's.
 
+Use a namespace prefix of your own (HDBBENCH_PREFIX): the cleanup drops every
+namespace with the prefix, so concurrent runs sharing one drop each other's.
 Prints rows/s, both ratios against the bar (≥ 0.5) and each child's peak RSS
 (bar < 300 MB).  Namespaces use the bench prefix (HDBBENCH_PREFIX) and are dropped.
 """
@@ -408,15 +410,15 @@ def run_server(server: str, path: str, workdir: str, args: argparse.Namespace, c
     rows = counts["sessions"] + counts["messages"]
     whole = common.PREFIX + "whole"
     seconds, rss, summary = migrate(server, path, whole)
+    print(f"{server}: migrate {rows:,} table rows + FTS index in {seconds:.1f} s end to end, verified "
+          f"({rows / seconds:,.0f} table rows/s); peak RSS {rss:,.0f} MB (bar < 300: {_mark(rss < 300)})", flush=True)
     fts_files = precompute_fts(server, path, workdir)
     base_rows, base_s, fts_rows, fts_s = baseline(server, path, fts_files)
     for file, _n in fts_files.values():
         os.remove(file)
-    rate, base_rate = rows / seconds, base_rows / base_s
+    base_rate = base_rows / base_s
     base_all_rate = (base_rows + fts_rows) / (base_s + fts_s)
     rate_all = (rows + fts_rows) / seconds
-    print(f"{server}: migrate {rows:,} table rows + FTS index in {seconds:.1f} s end to end, verified "
-          f"({rate:,.0f} table rows/s); peak RSS {rss:,.0f} MB (bar < 300: {_mark(rss < 300)})")
     print(f"{server}: baseline tables only: {base_rows:,} rows in {base_s:.1f} s ({base_rate:,.0f} rows/s); "
           f"ratio migrate/baseline {base_s / seconds:.2f} (bar ≥ 0.5: {_mark(base_s / seconds >= 0.5)})")
     print(f"{server}: baseline tables + precomputed FTS rows: {base_rows:,} + {fts_rows:,} rows in "
