@@ -174,6 +174,9 @@ def _unicode61_regex(
     return re.compile(_class_of(alnum) + _class_of(cont) + "*")
 
 
+_FOLD_CACHE = 100_000  # distinct words remembered per tokenizer (a few MB at most)
+
+
 class Unicode61(Tokenizer):
     """FTS5 ``unicode61``: Unicode-category token characters, case folding."""
 
@@ -213,6 +216,7 @@ class Unicode61(Tokenizer):
         self.remove_diacritics = remove
         self._regex = _unicode61_regex(cats, bytes(ascii_tokens), frozenset(exceptions))
         self._fold = fold_table(remove)
+        self._folded: dict[str, str] = {}  # word -> folded word, for ``terms``
 
     def tokenize(self, text: str) -> list[Token]:
         folded = text.translate(self._fold)
@@ -220,6 +224,27 @@ class Unicode61(Tokenizer):
         if len(folded) == len(text):  # folding kept every character: slice it
             return [(folded[s:e], s, e) for s, e in spans]
         return [(text[s:e].translate(self._fold), s, e) for s, e in spans]
+
+    def terms(self, text: str) -> list[str]:
+        """The folded tokens without offsets (what indexing needs), folded once per
+        distinct word: the fold maps each character to at most one, so folding a
+        token alone equals slicing the folded text (see ``tokenize``)."""
+        words = self._regex.findall(text)
+        cache = self._folded
+        try:
+            return [cache[w] for w in words]
+        except KeyError:
+            pass
+        out = []
+        fold = self._fold
+        for w in words:
+            got = cache.get(w)
+            if got is None:
+                got = w.translate(fold)
+                if len(cache) < _FOLD_CACHE:
+                    cache[w] = got
+            out.append(got)
+        return out
 
 
 # --------------------------------------------------------------------------

@@ -171,3 +171,98 @@ def test_implicit_rowids_carry_over(server, cli):
         assert conn.execute("INSERT INTO sessions VALUES ('d', NULL)").lastrowid == 21
     finally:
         conn.close()
+
+
+# -- the FTS index: bulk-built, exactly what 'rebuild' writes; SIGKILL and resume ------------------
+
+QUERIES = ["hello", "ünïcode", "message", "quote OR break", "mess*", '"line break"', "中文字符", "x* NOT hello"]
+
+
+def _url(server, name):
+    return server.url + "&namespace=" + name
+
+
+def _state(server, name):
+    """Every table of a migrated namespace, the FTS server tables included, in key order."""
+    conn = hermes_dbapi.connect(_url(server, name))
+    try:
+        out = {table: _rows(conn, table) for table in ORDER}
+        q = conn._backend.query
+        idx, size = ("messages_fts_idx", "messages_fts_docsize")
+        out["idx"] = [(bytes(t), int(i), f and bytes(f), p) for t, i, f, p in q(f"SELECT term, id, full_term, pos FROM {idx} ORDER BY term, id")]
+        out["docsize"] = [(int(i), bytes(s), int(n)) for i, s, n in q(f"SELECT id, sz, total FROM {size} ORDER BY id")]
+        if conn._backend.kind == "postgres":
+            found = q("SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = %s", (idx,))
+        else:
+            found = [(r[2], r[4]) for r in q(f"SHOW INDEX FROM {idx}")]
+        out["indexes"] = sorted(str(r).replace(name + ".", "") for r in found)
+        want = 2 if conn._backend.kind == "postgres" else 3  # primary key (term, id) and (id): rebuilt after a bulk load
+        assert len(out["indexes"]) == want and ("pkey" in str(out["indexes"]) or "PRIMARY" in str(out["indexes"]))
+        out["seq"] = conn.execute("INSERT INTO events (kind) VALUES ('probe')").lastrowid
+        conn.rollback()
+        return out
+    finally:
+        conn.close()
+
+
+def _search(conn, query):
+    return conn.execute(
+        "SELECT rowid, rank, snippet(messages_fts, 0, '[', ']', '…', 8) FROM messages_fts "
+        "WHERE messages_fts MATCH ? ORDER BY rank, rowid",
+        (query,),
+    ).fetchall()
+
+
+def test_fts_index_is_bulk_built_as_rebuild_would(server, source, cli):
+    name = server.prefix + "fts_bulk"
+    db = sqlite3.connect(source)  # the sample's deletes bypassed its FTS index: make SQLite's own consistent
+    db.execute("INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')")
+    db.commit()
+    db.close()
+    assert cli("migrate", source, "--to", server.url, "--namespace", name, "--batch", "400").code == 0
+    bulk = _state(server, name)
+    assert len(bulk["docsize"]) == 2970 and bulk["idx"]
+    conn = hermes_dbapi.connect(_url(server, name))
+    try:
+        conn.execute("INSERT INTO messages_fts(messages_fts, rank) VALUES ('integrity-check', 1)")
+        src = sqlite3.connect(source)
+        for query in QUERIES:
+            want, got = _search(src, query), _search(conn, query)
+            assert [(r, s) for r, _k, s in got] == [(r, s) for r, _k, s in want], query
+            assert [k for _r, k, _s in got] == pytest.approx([k for _r, k, _s in want], rel=1e-12), query
+        src.close()
+        conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')")  # the row-by-row path
+        conn.commit()
+    finally:
+        conn.close()
+    rebuilt = _state(server, name)
+    assert rebuilt["idx"] == bulk["idx"] and rebuilt["docsize"] == bulk["docsize"]
+
+
+@pytest.mark.parametrize("kill_after", [4, 13], ids=["copy_phase", "fts_phase"])
+def test_sigkill_and_resume_equals_uninterrupted(server, source, cli, kill_after):
+    """A hard crash (SIGKILL after N committed batches) mid-copy or mid-index, then a re-run:
+    the target equals an uninterrupted migration's, FTS index included."""
+    import os
+    import subprocess
+    import sys
+
+    from hermes_dbapi.cli.migration.run import KILL_AFTER_ENV
+
+    whole, killed = server.prefix + f"whole{kill_after}", server.prefix + f"killed{kill_after}"
+    assert cli("migrate", source, "--to", server.url, "--namespace", whole, "--batch", "300").code == 0
+    argv = [sys.executable, "-m", "hermes_dbapi", "migrate", source, "--to", server.url,
+            "--namespace", killed, "--batch", "300", "--quiet"]
+    crashed = subprocess.run(argv, env={**os.environ, KILL_AFTER_ENV: str(kill_after)}, capture_output=True, text=True)
+    assert crashed.returncode == -9, crashed.stderr
+    conn = hermes_dbapi.connect(_url(server, killed))
+    progress = dict(conn._backend.query("SELECT tbl, copied FROM hermes_migrate_progress WHERE tbl <> ''"))
+    conn.close()
+    if kill_after == 4:
+        assert 0 < progress["messages"] < 2970 and "fts:messages_fts" not in progress
+    else:
+        assert progress["messages"] == 2970 and 0 < progress["fts:messages_fts"] < 2970
+    r = cli("migrate", source, "--to", server.url, "--namespace", killed, "--batch", "300")
+    assert r.code == 0, r.err
+    assert r.out.startswith("resumed") and "verified" in r.out
+    assert _state(server, killed) == _state(server, whole)

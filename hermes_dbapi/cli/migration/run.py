@@ -4,6 +4,8 @@ ids, verification.  Every phase is idempotent, so a re-run resumes."""
 from __future__ import annotations
 
 import hashlib
+import os
+import signal
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -12,6 +14,7 @@ from ..._stdlib import sqlite3
 from ...translate.context import HIDDEN_ROWID
 from . import fidelity
 from .checksum import Checksum
+from .fts_fill import FtsFill, key_of
 from .meter import Meter
 from .progress import Progress
 from .source import Snapshot, Table, Virtual
@@ -19,6 +22,8 @@ from .target import TargetNamespace
 from .writer import Writer
 
 MAX_BATCH_BYTES = 32 * 1024 * 1024
+#: test hook: SIGKILL the process after this many committed batches (a hard crash mid-phase)
+KILL_AFTER_ENV = "HERMES_MIGRATE_KILL_AFTER"
 
 
 class MigrationError(Exception):
@@ -82,6 +87,15 @@ class Migration:
         self.writer: Writer | None = None
         self._created_namespace = False
         self._counts: dict[str, int] = {}
+        self._batches = 0
+        self._kill_after = int(os.environ.get(KILL_AFTER_ENV) or 0)
+        self._fills: dict[str, FtsFill] = {}
+
+    def committed(self) -> None:
+        """One more batch is durable on the server (the test hook may crash here)."""
+        self._batches += 1
+        if self._kill_after and self._batches >= self._kill_after:
+            os.kill(os.getpid(), signal.SIGKILL)
 
     def count(self, table: Table) -> int:
         if table.name not in self._counts:
@@ -103,6 +117,11 @@ class Migration:
             self.copy_header()
         else:
             self.writer = Writer(self.target)
+            stored = self._stored_names()
+            for vt in self.src.virtual:
+                fill = FtsFill.plan(self.src, self.writer, self.progress, vt) if vt.name.lower() in stored else None
+                if fill is not None:
+                    self._fills[vt.name] = fill
         self.verify()
         if self.report.verified:
             self.progress.finish()
@@ -207,6 +226,7 @@ class Migration:
             if len(rows) >= self.batch or size >= MAX_BATCH_BYTES:
                 self._flush(table, rows, last, checksum, False)
                 meter.advance(len(rows), table.name)
+                self.committed()
                 rows, size = [], 0
         self._flush(table, rows, last, checksum, True)
         meter.advance(len(rows), table.name)
@@ -237,8 +257,34 @@ class Migration:
             if obj.name.lower() not in stored:
                 self._ddl(obj.sql, f"{obj.type} {obj.name}", required=False)
         for vt in self.src.virtual:
-            if vt.name.lower() in created_vt and not self.progress.table(f"fts:{vt.name}").done:
+            if vt.name.lower() not in created_vt:
+                continue
+            assert self.writer is not None
+            self.writer.refresh()
+            fill = FtsFill.plan(self.src, self.writer, self.progress, vt)
+            if fill is not None:
+                self._fills[vt.name] = fill
+                if not self.progress.table(key_of(vt.name)).done:
+                    self._index(fill)
+            elif not self.progress.table(key_of(vt.name)).done:
                 self._fill_virtual(vt)
+
+    def _index(self, fill: FtsFill) -> None:
+        """Build an FTS table's index in bulk, batch by batch (resumable)."""
+        meter = self.make_meter(fill.count())
+        done = self.progress.table(key_of(fill.vt.name)).checksum.rows
+        if done:
+            meter.total -= done
+        try:
+            fill.run(self.batch, lambda n: meter.advance(n, f"index {fill.vt.name}"), self.committed)
+        except sqlite3.Error as exc:
+            raise MigrationError(f"indexing {fill.vt.name} failed: {_one_line(exc)}") from None
+        except Exception as exc:
+            if type(exc).__module__.split(".")[0] in ("psycopg", "pymysql"):
+                raise MigrationError(f"indexing {fill.vt.name} failed: {_one_line(exc)}") from None
+            raise
+        finally:
+            meter.finish()
 
     def _fill_virtual(self, vt: Virtual) -> None:
         """Content of a virtual table the shim could create: rebuild or copy it."""
@@ -299,6 +345,11 @@ class Migration:
             target.add_all(self.writer.stream(table.name, table.columns))
             result.target_rows, result.target_sum = target.rows, target.hex
             self.report.tables.append(result)
+        for name, fill in self._fills.items():  # the index: rows and token totals as recorded while indexing
+            want = self.progress.table(key_of(name)).checksum
+            got = fill.stored()
+            self.report.tables.append(TableResult(f"{name} (index)", fill.count(), got.rows,
+                                                  f"{want.total:012d}", f"{got.total:012d}"))
 
 
 def _q(name: str) -> str:

@@ -21,7 +21,7 @@ import hashlib
 from collections.abc import Iterable, Sequence
 
 from ...backends.base import Backend
-from ..query import clip_token
+from ..query import MAX_TOKEN_BYTES, clip_token
 from ..sqlvalues import sql_text
 from .spec import FtsSpec
 
@@ -127,37 +127,60 @@ class Storage:
     def tokenize_row(self, values: Sequence[object]) -> tuple[list[int], dict[str, list[int]]]:
         """Column sizes and term -> encoded positions, as FTS5 indexes a row."""
         spec = self.spec
+        detail = spec.detail
+        terms_of = spec.tokenizer.terms
         sizes: list[int] = []
         terms: dict[str, list[int]] = {}
+        get = terms.get
         for col, value in enumerate(values):
             text = sql_text(value)
             if text is None or col in spec.unindexed:
                 sizes.append(0)
                 continue
-            toks = spec.tokenizer.tokenize(text)
+            toks = terms_of(text)
             sizes.append(len(toks))
-            for off, (tok, _s, _e) in enumerate(toks):
-                plist = terms.setdefault(clip_token(tok), [])
-                if spec.detail == "full":
-                    plist.append(col << 32 | off)
-                elif spec.detail == "column" and (not plist or plist[-1] != col << 32):
-                    plist.append(col << 32)
+            if toks and max(map(len, toks)) * 4 > MAX_TOKEN_BYTES:
+                toks = [clip_token(t) for t in toks]
+            base = col << 32
+            if detail == "full":
+                for off, tok in enumerate(toks, base):  # the hot loop of indexing: no calls but append
+                    plist = get(tok)
+                    if plist is None:
+                        terms[tok] = [off]
+                    else:
+                        plist.append(off)
+            elif detail == "column":
+                for tok in toks:
+                    plist = terms.setdefault(tok, [])
+                    if not plist or plist[-1] != base:
+                        plist.append(base)
+            else:
+                for tok in toks:
+                    terms.setdefault(tok, [])
         return sizes, terms
 
-    def insert_rows(self, rows: Iterable[tuple[int, Sequence[object]]]) -> None:
-        """Index ``(rowid, values)`` rows (and store the values if contentful)."""
+    def encode_rows(self, rows: Iterable[tuple[int, Sequence[object]]]) -> tuple[list[tuple], list[tuple], list[tuple]]:
+        """The server rows that index ``(rowid, values)`` rows: (postings, docsizes, contents)."""
         postings: list[tuple] = []
         docs: list[tuple] = []
         contents: list[tuple] = []
+        contentful = self.spec.contentful
+        add = postings.append
         for rowid, values in rows:
             sizes, terms = self.tokenize_row(values)
             for term, plist in terms.items():
                 raw = encode(term)
-                key = term_key(raw)
-                postings.append((key, rowid, raw if key is not raw else None, ",".join(map(str, plist))))
+                key = term_key(raw) if len(raw) > _KEY_BYTES else raw
+                add((key, rowid, raw if key is not raw else None,
+                     str(plist[0]) if len(plist) == 1 else ",".join(map(str, plist))))
             docs.append((rowid, varints(sizes), sum(sizes)))
-            if self.spec.contentful:
+            if contentful:
                 contents.append((rowid, *[None if v is None else sql_text(v) for v in values]))
+        return postings, docs, contents
+
+    def insert_rows(self, rows: Iterable[tuple[int, Sequence[object]]]) -> None:
+        """Index ``(rowid, values)`` rows (and store the values if contentful)."""
+        postings, docs, contents = self.encode_rows(rows)
         self._insert_many(self.idx, "(term, id, full_term, pos)", postings, merge="pos")
         self._insert_many(self.docsize, "(id, sz, total)", docs, merge="sz")
         if contents:
