@@ -87,6 +87,20 @@ def _rows_written(raw: pymysql.cursors.Cursor) -> int:
     match = _RECORDS.search(getattr(result, "message", b"") or b"")
     return int(match.group(1)) if match else min(raw.rowcount, 1)
 
+_DUPLICATES = re.compile(rb"Records: (\d+)\s+Duplicates: (\d+)")
+
+
+def _rows_inserted(raw: pymysql.cursors.Cursor) -> int | None:
+    """Rows a multi-row ``VALUES … ON DUPLICATE KEY UPDATE`` inserted (records less
+    duplicates), 1 for a one-row statement that made an id; None when unknown."""
+    result = getattr(raw, "_result", None)
+    match = _DUPLICATES.search(getattr(result, "message", b"") or b"")
+    if match is None:
+        return 1 if raw.rowcount <= 2 else None
+    records, duplicates = int(match.group(1)), int(match.group(2))
+    return records - duplicates if duplicates else None  # INSERT … SELECT reports no duplicates
+
+
 class MyCursor(RawCursor):
     def __init__(self, raw: pymysql.cursors.Cursor) -> None:
         super().__init__()
@@ -216,7 +230,8 @@ class MySQLBackend(faults.MyFaults, Backend):
             cursor.names = tuple(col[0] for col in raw.description)  # rowcount: rows of a DML … RETURNING
         elif raw.lastrowid:
             # the OK packet names the first id of a multi-row insert; SQLite the last
-            written = cursor.rowcount if skipped else raw.rowcount
+            inserted = _rows_inserted(raw) if counted else None
+            written = inserted if inserted is not None else cursor.rowcount if skipped else raw.rowcount
             cursor.lastrowid = _signed(raw.lastrowid) + max(written, 1) - 1
 
     def executemany(

@@ -238,6 +238,7 @@ class PostgresBackend(faults.PgFaults, Backend):
             return
         if returning_rowid:
             ids = [row[-1] for row in raw.fetchall() if row[-1] is not None]  # None: an upsert's update
+            cursor.inserted = len(ids)
             if ids:
                 cursor.lastrowid = ids[-1]
                 cursor.max_rowid = max(ids)
@@ -474,6 +475,37 @@ class PostgresBackend(faults.PgFaults, Backend):
             "WHERE %s > COALESCE(pg_sequence_last_value(s.seq), 0)",
             (value, '"' + table.replace('"', '""') + '"', column, value),
         )
+
+    def rewind_identity(self, table: str, column: str) -> None:
+        """Set the identity sequence of ``table.column`` back to max(column), so the
+        next automatic id is max + 1 as in SQLite, after a statement whose skipped
+        or failed rows used up sequence values.  Only under a SHARE ROW EXCLUSIVE
+        lock taken at once (no other writer of the table is in flight; it is held
+        to the end of the transaction, as SQLite's write lock is): when another
+        transaction writes the table, the ids keep their gap.  Best effort."""
+        table_sql = ('"' + table.replace('"', '""') + '"').replace("%", "%%")
+        column_sql = ('"' + column.replace('"', '""') + '"').replace("%", "%%")
+        guarded = self.in_transaction
+        body = (
+            f"LOCK TABLE {table_sql} IN SHARE ROW EXCLUSIVE MODE NOWAIT; "
+            "SELECT setval(s.seq, GREATEST(m.top, 1), COALESCE(m.top, 0) >= 1) "
+            "FROM (SELECT pg_get_serial_sequence(%s, %s)::regclass AS seq) s, "
+            f"(SELECT max({column_sql}) AS top FROM {table_sql}) m "
+            "WHERE COALESCE(pg_sequence_last_value(s.seq), 0) > COALESCE(m.top, 0)"
+        )
+        if guarded:
+            sql = "SAVEPOINT hermes_rewind; " + body + "; RELEASE SAVEPOINT hermes_rewind"
+        else:
+            sql = "BEGIN; " + body + "; COMMIT"
+        try:
+            self._meta.execute(sql, ('"' + table.replace('"', '""') + '"', column))
+        except psycopg.Error:
+            try:
+                self._meta.execute(
+                    "ROLLBACK TO SAVEPOINT hermes_rewind; RELEASE SAVEPOINT hermes_rewind" if guarded else "ROLLBACK"
+                )
+            except psycopg.Error:
+                pass  # connection-level trouble: the next statement reports it
 
     def has_table(self, name: str) -> bool:
         return bool(self.query("SELECT to_regclass(%s) IS NOT NULL", (f'"{self.namespace}"."{name}"',))[0][0])

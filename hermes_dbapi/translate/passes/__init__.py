@@ -25,6 +25,7 @@ from . import (
     json,
     limits,
     mysql_dml,
+    numeric_cast,
     pg_types,
     queries,
     rowid,
@@ -67,6 +68,7 @@ _PG_ONLY: list[Pass] = [
     booleans.pg_booleans,
     create_options.pg_create_options,
     insert_defaults.pg_null_rowid,
+    numeric_cast.numeric_cast,
 ]
 _MYSQL_ONLY: list[Pass] = [
     stars.hide_rowid,
@@ -74,6 +76,7 @@ _MYSQL_ONLY: list[Pass] = [
     mysql_dml.mysql_dml,
     ctes.dml_ctes,
     limits.limited_in_subqueries,
+    numeric_cast.numeric_cast,
 ]
 
 PASSES: dict[str, list[Pass]] = {

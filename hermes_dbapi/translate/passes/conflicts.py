@@ -38,9 +38,10 @@ SKIPPED = "@hermes_skipped"  # the backend reads and resets it after the stateme
 _COUNT = exp.var(f"({SKIPPED} := {SKIPPED} + 1)")
 
 
-def _counted(column: str) -> exp.Expression:
+def _counted(column: str, table: str | None = None) -> exp.Expression:
     """``column`` unchanged, counting one skipped row on the way."""
-    return exp.If(this=exp.Is(this=_COUNT.copy(), expression=exp.Null()), true=exp.Null(), false=exp.column(column))
+    kept = exp.column(column, table=table)
+    return exp.If(this=exp.Is(this=_COUNT.copy(), expression=exp.Null()), true=exp.Null(), false=kept)
 
 
 def _mysql_no_op(tree: exp.Insert, ctx: Context) -> None:
@@ -50,7 +51,8 @@ def _mysql_no_op(tree: exp.Insert, ctx: Context) -> None:
     if not names:
         tree.set("ignore", True)  # nothing known about the table: the old way
         return
-    assignment = exp.EQ(this=exp.column(names[0]), expression=_counted(names[0]))
+    table = _table_name(tree)  # qualified: an INSERT … SELECT source may have a column of that name
+    assignment = exp.EQ(this=exp.column(names[0], table=table), expression=_counted(names[0], table))
     tree.set("conflict", exp.OnConflict(duplicate=True, expressions=[assignment], action=exp.var("UPDATE")))
 
 
@@ -128,7 +130,8 @@ def insert_or(tree: exp.Expression, ctx: Context) -> exp.Expression:
         return tree  # an explicit upsert clause wins, as in SQLite
     if alternative == "IGNORE":
         tree.set("alternative", None)
-        ignore_rows.filter_rows(tree, ctx)
+        keys = [] if ctx.is_mysql else unique_keys(ctx, _table_name(tree))  # MySQL: PAD SPACE would match 'a '
+        ignore_rows.filter_rows(tree, ctx, keys)
         if ctx.is_mysql:
             _mysql_no_op(tree, ctx)
         else:

@@ -51,8 +51,14 @@ def _table_facts(ctx: Context, table: str) -> tuple[list[tuple[str, bool, str | 
     return columns, checks, ctx.schema.rowid_column(table)
 
 
-def filter_rows(insert: exp.Insert, ctx: Context) -> None:
-    """Rewrite ``insert``'s VALUES into a SELECT keeping only the rows SQLite inserts."""
+def filter_rows(insert: exp.Insert, ctx: Context, keys: list | None = None) -> None:
+    """Rewrite ``insert``'s VALUES into a SELECT keeping only the rows SQLite inserts.
+
+    ``keys`` (PostgreSQL): the table's unique keys, ``(columns, predicate, pk)``;
+    a row that meets an existing row on one is dropped here too, before it can
+    use up a value of the identity sequence (SQLite's next id stays max + 1).
+    ON CONFLICT DO NOTHING still catches the rest (rows racing in, or
+    duplicates within the statement)."""
     values = insert.expression
     target = insert.this
     if not isinstance(values, exp.Values) or not isinstance(target, (exp.Schema, exp.Table)):
@@ -88,6 +94,10 @@ def filter_rows(insert: exp.Insert, ctx: Context) -> None:
         condition = _bind_columns(check, slot, defaults, rowid)
         if condition is not None and not _holds(condition, ctx):
             conditions.append(exp.func("ifnull", exp.paren(condition, copy=False), exp.Literal.number(1)))
+    for key_columns, predicate, _pk in keys or []:
+        absent = _not_existing(table, key_columns, predicate, slot, defaults)
+        if absent is not None:
+            conditions.append(absent)
     if not conditions:
         return
     derived = values.copy()
@@ -123,6 +133,22 @@ def _never_null(values: exp.Values, listed: list[str], name: str) -> bool:
         return False
     at = lowered.index(name.lower())
     return all(_is_value(row.expressions[at]) for row in values.expressions)
+
+
+def _not_existing(
+    table: exp.Table, columns: list, predicate: object, slot: dict[str, exp.Expression], defaults: dict[str, exp.Expression]
+) -> exp.Expression | None:
+    """``NOT EXISTS (SELECT 1 FROM t WHERE t.k = <row's k> …)`` for one plain unique key."""
+    if predicate is not None or not columns or any(c is None for c in columns):
+        return None  # partial or expression keys: left to ON CONFLICT
+    matches: list[exp.Expression] = []
+    for name in columns:
+        value = slot.get(name.lower())
+        if value is None:
+            return None  # an unlisted key column: its default or a new id, left to ON CONFLICT
+        matches.append(exp.EQ(this=exp.column(name, table=table.name, quoted=True), expression=value.copy()))
+    probe = exp.select("1").from_(exp.to_table(table.name, quoted=True)).where(exp.and_(*matches))
+    return exp.Not(this=exp.Exists(this=probe))
 
 
 def _bind_columns(
