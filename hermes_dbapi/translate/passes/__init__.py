@@ -28,6 +28,7 @@ from . import (
     numeric_cast,
     pg_types,
     queries,
+    recursive_limit,
     rowid,
     sqlite_text,
     stars,
@@ -59,6 +60,7 @@ _SQL: list[Pass] = [
     queries.constant_order_keys,  # after the rewrites that can fold a key to a constant
     queries.bare_columns,
     queries.wrap_in_subquery,
+    recursive_limit.recursive_limits,  # before the anchor types: its counter is an anchor column too
     ctes.recursive_anchor_types,
 ]
 _PG_ONLY: list[Pass] = [
