@@ -39,6 +39,7 @@ Pass = Callable[[exp.Expression, Context], exp.Expression]
 
 _COMMON: list[Pass] = [ddl.create_table, ddl.create_index, ddl.drop_index, limits.sqlite_limits, limits.bound_limits]
 _SQL: list[Pass] = [
+    numeric_cast.mark_numeric_casts,  # before any pass makes casts of its own
     conflicts.insert_or,
     conflicts.upsert,
     rowid.rowid_alias,

@@ -23,8 +23,19 @@ from .arithmetic import _maybe_real, is_integer
 _NUMERIC = (exp.DataType.Type.DECIMAL,)
 
 
+_WRITTEN = "sqlite_numeric_cast"  # meta tag: a cast the SQL itself wrote (not one a pass made)
+
+
 def _is_numeric_cast(node: exp.Expression) -> bool:
     return isinstance(node, exp.Cast) and node.to.is_type(*_NUMERIC) and not node.to.expressions
+
+
+def mark_numeric_casts(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """First pass: tag the statement's own NUMERIC casts (later passes make some too)."""
+    for node in tree.find_all(exp.Cast):
+        if _is_numeric_cast(node):
+            node.meta[_WRITTEN] = True
+    return tree
 
 
 def _pg_cast(node: exp.Cast, ctx: Context) -> None:
@@ -47,7 +58,7 @@ def _shortest_text(value: exp.Expression) -> exp.Expression:
 def numeric_cast(tree: exp.Expression, ctx: Context) -> exp.Expression:
     if isinstance(tree, (exp.Create, exp.Alter)):
         return tree
-    casts = [node for node in tree.find_all(exp.Cast) if _is_numeric_cast(node)]
+    casts = [node for node in tree.find_all(exp.Cast) if node.meta.get(_WRITTEN) and _is_numeric_cast(node)]
     if not casts:
         return tree
     if not ctx.is_mysql:
