@@ -720,6 +720,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             self._last_rowid = raw.lastrowid
             if returning:
                 self._advance_identity(translation, raw)
+        if translation.conflict:
+            self._rewind_identity(translation)  # items that met a key used up ids
         return raw.rowcount
 
     def _executescript_on(self, cursor: Cursor, script: str) -> None:

@@ -332,7 +332,9 @@ class MySQLBackend(faults.MyFaults, Backend):
             if counted:
                 self._take_skipped()
             raise self._translate(exc, table, guarded) from None
-        cursor.rowcount = raw.rowcount - (self._take_skipped() if counted and raw.rowcount > 0 else 0)
+        replacing = b" ON DUPLICATE KEY UPDATE " in statement or statement[:20].lstrip().upper().startswith(b"REPLACE")
+        written = _rows_written(raw) if raw.rowcount > 0 and replacing else raw.rowcount
+        cursor.rowcount = written - (self._take_skipped() if counted and raw.rowcount > 0 else 0)
         cursor.lastrowid = _signed(raw.lastrowid) + cursor.rowcount - 1 if raw.lastrowid else None
 
     def _take_skipped(self) -> int:

@@ -479,31 +479,32 @@ class PostgresBackend(faults.PgFaults, Backend):
     def rewind_identity(self, table: str, column: str) -> None:
         """Set the identity sequence of ``table.column`` back to max(column), so the
         next automatic id is max + 1 as in SQLite, after a statement whose skipped
-        or failed rows used up sequence values.  Only under a SHARE ROW EXCLUSIVE
-        lock taken at once (no other writer of the table is in flight; it is held
-        to the end of the transaction, as SQLite's write lock is): when another
-        transaction writes the table, the ids keep their gap.  Best effort."""
-        table_sql = ('"' + table.replace('"', '""') + '"').replace("%", "%%")
-        column_sql = ('"' + column.replace('"', '""') + '"').replace("%", "%%")
-        guarded = self.in_transaction
+        or failed rows used up sequence values.  Only when the sequence is past
+        max, and under a SHARE ROW EXCLUSIVE lock taken at once (no other writer
+        of the table is in flight; held to the end of the transaction, as SQLite's
+        write lock is): when another transaction writes the table, the ids keep
+        their gap.  Outside a transaction the DO block is its own.  Best effort."""
+        table_sql = '"' + table.replace('"', '""') + '"'
+        column_sql = '"' + column.replace('"', '""') + '"'
+        sequence = "pg_get_serial_sequence('" + table_sql.replace("'", "''") + "', '" + column.replace("'", "''") + "')"
+        # one round trip; the lock only when the sequence is past max (a DO block: no parameters)
         body = (
+            "DO $hermes$ DECLARE top bigint; BEGIN "
+            f"IF COALESCE(pg_sequence_last_value({sequence}::regclass), 0) <= "
+            f"COALESCE((SELECT max({column_sql}) FROM {table_sql}), 0) THEN RETURN; END IF; "
             f"LOCK TABLE {table_sql} IN SHARE ROW EXCLUSIVE MODE NOWAIT; "
-            "SELECT setval(s.seq, GREATEST(m.top, 1), COALESCE(m.top, 0) >= 1) "
-            "FROM (SELECT pg_get_serial_sequence(%s, %s)::regclass AS seq) s, "
-            f"(SELECT max({column_sql}) AS top FROM {table_sql}) m "
-            "WHERE COALESCE(pg_sequence_last_value(s.seq), 0) > COALESCE(m.top, 0)"
+            f"SELECT max({column_sql}) INTO top FROM {table_sql}; "
+            f"PERFORM setval({sequence}::regclass, GREATEST(top, 1), COALESCE(top, 0) >= 1); "
+            "END $hermes$"
         )
-        if guarded:
-            sql = "SAVEPOINT hermes_rewind; " + body + "; RELEASE SAVEPOINT hermes_rewind"
-        else:
-            sql = "BEGIN; " + body + "; COMMIT"
+        guarded = self.in_transaction
+        sql = f"SAVEPOINT hermes_rewind; {body}; RELEASE SAVEPOINT hermes_rewind" if guarded else body
         try:
-            self._meta.execute(sql, ('"' + table.replace('"', '""') + '"', column))
+            self._meta.execute(sql)
         except psycopg.Error:
             try:
-                self._meta.execute(
-                    "ROLLBACK TO SAVEPOINT hermes_rewind; RELEASE SAVEPOINT hermes_rewind" if guarded else "ROLLBACK"
-                )
+                if guarded:
+                    self._meta.execute("ROLLBACK TO SAVEPOINT hermes_rewind; RELEASE SAVEPOINT hermes_rewind")
             except psycopg.Error:
                 pass  # connection-level trouble: the next statement reports it
 
