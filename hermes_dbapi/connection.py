@@ -491,7 +491,13 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             self._run_ddl(cursor, sql, translation, params)
             return
         driver_sql, returning = self._with_rowid(translation)
-        backend.execute(raw, driver_sql, params, returning_rowid=returning, table=translation.table)
+        try:
+            backend.execute(raw, driver_sql, params, returning_rowid=returning, table=translation.table)
+        except sqlite3.Error:
+            self._rewind_identity(translation)  # a failed INSERT uses up no id in SQLite
+            raise
+        if translation.conflict and (not translation.rows or (raw.inserted or 0) < translation.rows):
+            self._rewind_identity(translation)  # skipped rows (OR IGNORE, upserts) neither
         raw.json_typed = translation.json_typed  # JSON1 values to decode (translate/passes/json.py)
         names = None
         if raw.names is not None:
@@ -526,6 +532,28 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             return  # ids the sequence itself handed out: it is already past them (no round trip)
         self._backend.advance_identity(translation.table, column, highest)
         self._identity_high[translation.table] = highest
+
+    def _rewind_identity(self, translation: Translation) -> None:
+        """PostgreSQL: an INSERT that failed or skipped rows used up identity values
+        SQLite would hand out next (max + 1): set the sequence back (backends/postgres.py).
+        Not for AUTOINCREMENT tables (SQLite never reuses their ids: the high-water
+        mark is not known here) nor when the INSERT lists the id column."""
+        if not translation.is_insert or self._backend.kind != "postgres" or not translation.table:
+            return
+        column = self._rowid_target(translation.table)
+        if column is None or translation.listed is None:
+            return
+        if column.lower() in {name.lower() for name in translation.listed} or self._autoincrement(translation.table):
+            return
+        self._backend.rewind_identity(translation.table, column)
+        self._identity_high.pop(translation.table, None)
+
+    def _autoincrement(self, table: str) -> bool:
+        with self._shadow.lock:
+            row = self._shadow.db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? AND sql LIKE '%AUTOINCREMENT%'", (table,)
+            ).fetchone()
+        return row is not None
 
     def _with_rowid(self, translation: Translation) -> tuple[str, bool]:
         """PostgreSQL reports inserted ids only through RETURNING."""
@@ -673,11 +701,16 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
                 raw, driver_sql, batch, table=translation.table, returning_rowid=returning, profile=profile
             )
         except sqlite3.Error:
+            self._rewind_identity(translation)  # the undone batch used up ids
             if len(batch) == 1:
                 raise
             done = 0
             for params in batch:  # redo one by one to stop exactly where SQLite stops
-                self._backend.execute(raw, driver_sql, params, returning_rowid=returning, table=translation.table)
+                try:
+                    self._backend.execute(raw, driver_sql, params, returning_rowid=returning, table=translation.table)
+                except sqlite3.Error:
+                    self._rewind_identity(translation)
+                    raise
                 done += max(raw.rowcount, 0)
                 self._total_changes += max(raw.rowcount, 0)
                 if raw.lastrowid is not None:
@@ -689,6 +722,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             self._last_rowid = raw.lastrowid
             if returning:
                 self._advance_identity(translation, raw)
+        if translation.conflict:
+            self._rewind_identity(translation)  # items that met a key used up ids
         return raw.rowcount
 
     def _executescript_on(self, cursor: Cursor, script: str) -> None:

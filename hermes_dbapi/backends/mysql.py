@@ -75,12 +75,31 @@ _REPLACING = re.compile(r"^\s*(?:WITH\b.*?\)\s*)?REPLACE\b|\bON DUPLICATE KEY UP
 _RECORDS = re.compile(rb"Records: (\d+)")
 
 
+# translate/passes/conflicts.py: a no-op ON DUPLICATE KEY UPDATE (OR IGNORE, DO NOTHING,
+# an upsert's false WHERE) counts its rows here; CLIENT_FOUND_ROWS counted them as affected
+_SKIPPED = "@hermes_skipped"
+
+
 def _rows_written(raw: pymysql.cursors.Cursor) -> int:
     """Rows the statement inserted or updated, each once: the OK packet's "Records: n"
     of a multi-row statement, else (one row) 1."""
     result = getattr(raw, "_result", None)
     match = _RECORDS.search(getattr(result, "message", b"") or b"")
     return int(match.group(1)) if match else min(raw.rowcount, 1)
+
+_DUPLICATES = re.compile(rb"Records: (\d+)\s+Duplicates: (\d+)")
+
+
+def _rows_inserted(raw: pymysql.cursors.Cursor) -> int | None:
+    """Rows a multi-row ``VALUES … ON DUPLICATE KEY UPDATE`` inserted (records less
+    duplicates), 1 for a one-row statement that made an id; None when unknown."""
+    result = getattr(raw, "_result", None)
+    match = _DUPLICATES.search(getattr(result, "message", b"") or b"")
+    if match is None:
+        return 1 if raw.rowcount <= 2 else None
+    records, duplicates = int(match.group(1)), int(match.group(2))
+    return records - duplicates if duplicates else None  # INSERT … SELECT reports no duplicates
+
 
 class MyCursor(RawCursor):
     def __init__(self, raw: pymysql.cursors.Cursor) -> None:
@@ -135,7 +154,7 @@ class MySQLBackend(faults.MyFaults, Backend):
             "conv": _CONVERSIONS,
             "connect_timeout": 10,
             "sql_mode": _SQL_MODE,
-            "init_command": "SET time_zone = '+00:00', NAMES utf8mb4 COLLATE utf8mb4_bin, "
+            "init_command": "SET time_zone = '+00:00', NAMES utf8mb4 COLLATE utf8mb4_bin, @hermes_skipped = 0, "
             f"innodb_lock_wait_timeout = {max(1, round(timeout))}",
         }
         if "read_default_file" in options:
@@ -195,18 +214,25 @@ class MySQLBackend(faults.MyFaults, Backend):
         if not self.conn.server_status & _IN_TRANS and self._probe.poll(0):
             self._revive()  # issue 5: the server hung up while we were idle: reconnect first
         self._check_packet(raw, sql, params)
+        counted = _SKIPPED in sql
         try:
             raw.execute(sql, params)
         except pymysql.Error as exc:
+            if counted:
+                self._take_skipped()
             raise self._translate(exc, table) from None
         cursor.rowcount = raw.rowcount
         if raw.description is None and raw.rowcount > 0 and _REPLACING.search(sql):
             cursor.rowcount = _rows_written(raw)
+        skipped = self._take_skipped() if counted and raw.rowcount > 0 else 0
+        cursor.rowcount -= skipped
         if raw.description is not None:
             cursor.names = tuple(col[0] for col in raw.description)  # rowcount: rows of a DML … RETURNING
         elif raw.lastrowid:
             # the OK packet names the first id of a multi-row insert; SQLite the last
-            cursor.lastrowid = _signed(raw.lastrowid) + max(raw.rowcount, 1) - 1
+            inserted = _rows_inserted(raw) if counted else None
+            written = inserted if inserted is not None else cursor.rowcount if skipped else raw.rowcount
+            cursor.lastrowid = _signed(raw.lastrowid) + max(written, 1) - 1
 
     def executemany(
         self,
@@ -250,8 +276,12 @@ class MySQLBackend(faults.MyFaults, Backend):
                 self._meta.execute("ROLLBACK TO SAVEPOINT hermes_many" if guarded else "ROLLBACK")
             except pymysql.Error:
                 pass
+            if _SKIPPED in sql:
+                self._take_skipped()
             raise self._translate(exc, table, guarded) from None
         cursor.rowcount = cursor.raw.rowcount
+        if _SKIPPED in sql and cursor.rowcount > 0:
+            cursor.rowcount -= self._take_skipped()
         cursor.lastrowid = last
 
     def _multi_row(self, raw: pymysql.cursors.Cursor, sql: str, rows: list, kinds: tuple) -> bytes | None:
@@ -295,12 +325,26 @@ class MySQLBackend(faults.MyFaults, Backend):
         guarded = self.in_transaction
         if not guarded:
             self._ensure_live()  # issue 5: replace a connection the server dropped while idle
+        counted = _SKIPPED.encode() in statement
         try:
             raw.execute(statement)
         except pymysql.Error as exc:
+            if counted:
+                self._take_skipped()
             raise self._translate(exc, table, guarded) from None
-        cursor.rowcount = raw.rowcount
-        cursor.lastrowid = _signed(raw.lastrowid) + raw.rowcount - 1 if raw.lastrowid else None
+        replacing = b" ON DUPLICATE KEY UPDATE " in statement or statement[:20].lstrip().upper().startswith(b"REPLACE")
+        written = _rows_written(raw) if raw.rowcount > 0 and replacing else raw.rowcount
+        cursor.rowcount = written - (self._take_skipped() if counted and raw.rowcount > 0 else 0)
+        cursor.lastrowid = _signed(raw.lastrowid) + cursor.rowcount - 1 if raw.lastrowid else None
+
+    def _take_skipped(self) -> int:
+        """The rows a counted no-op ON DUPLICATE KEY UPDATE skipped, reset for the next statement."""
+        try:
+            self._meta.execute(f"SELECT {_SKIPPED}, {_SKIPPED} := 0")
+            row = self._meta.fetchone()
+        except pymysql.Error:
+            return 0  # the connection is in trouble: the caller's own error or result says more
+        return int(row[0] or 0) if row else 0
 
     def _check_packet(self, raw: pymysql.cursors.Cursor, sql: str, params: Sequence[Any]) -> None:
         """A clear error for a statement the server would refuse by hanging up (issue 9)."""

@@ -213,6 +213,7 @@ class PostgresBackend(faults.PgFaults, Backend):
             return
         if returning_rowid:
             ids = [row[-1] for row in raw.fetchall() if row[-1] is not None]  # None: an upsert's update
+            cursor.inserted = len(ids)
             if ids:
                 cursor.lastrowid = ids[-1]
                 cursor.max_rowid = max(ids)
@@ -495,6 +496,38 @@ class PostgresBackend(faults.PgFaults, Backend):
             "WHERE %s > COALESCE(pg_sequence_last_value(s.seq), 0)",
             (value, '"' + table.replace('"', '""') + '"', column, value),
         )
+
+    def rewind_identity(self, table: str, column: str) -> None:
+        """Set the identity sequence of ``table.column`` back to max(column), so the
+        next automatic id is max + 1 as in SQLite, after a statement whose skipped
+        or failed rows used up sequence values.  Only when the sequence is past
+        max, and under a SHARE ROW EXCLUSIVE lock taken at once (no other writer
+        of the table is in flight; held to the end of the transaction, as SQLite's
+        write lock is): when another transaction writes the table, the ids keep
+        their gap.  Outside a transaction the DO block is its own.  Best effort."""
+        table_sql = '"' + table.replace('"', '""') + '"'
+        column_sql = '"' + column.replace('"', '""') + '"'
+        sequence = "pg_get_serial_sequence('" + table_sql.replace("'", "''") + "', '" + column.replace("'", "''") + "')"
+        # one round trip; the lock only when the sequence is past max (a DO block: no parameters)
+        body = (
+            "DO $hermes$ DECLARE top bigint; BEGIN "
+            f"IF COALESCE(pg_sequence_last_value({sequence}::regclass), 0) <= "
+            f"COALESCE((SELECT max({column_sql}) FROM {table_sql}), 0) THEN RETURN; END IF; "
+            f"LOCK TABLE {table_sql} IN SHARE ROW EXCLUSIVE MODE NOWAIT; "
+            f"SELECT max({column_sql}) INTO top FROM {table_sql}; "
+            f"PERFORM setval({sequence}::regclass, GREATEST(top, 1), COALESCE(top, 0) >= 1); "
+            "END $hermes$"
+        )
+        guarded = self.in_transaction
+        sql = f"SAVEPOINT hermes_rewind; {body}; RELEASE SAVEPOINT hermes_rewind" if guarded else body
+        try:
+            self._meta.execute(sql)
+        except psycopg.Error:
+            try:
+                if guarded:
+                    self._meta.execute("ROLLBACK TO SAVEPOINT hermes_rewind; RELEASE SAVEPOINT hermes_rewind")
+            except psycopg.Error:
+                pass  # connection-level trouble: the next statement reports it
 
     def has_table(self, name: str) -> bool:
         return bool(self.query("SELECT to_regclass(%s) IS NOT NULL", (f'"{self.namespace}"."{name}"',))[0][0])

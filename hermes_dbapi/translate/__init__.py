@@ -43,6 +43,9 @@ class Translation:
     json_typed: tuple[int, ...] = ()  # result columns holding JSON-encoded SQL values: see passes/json.py
     after: tuple[str, ...] = ()  # driver statements to run right after this DDL: see passes/ddl.py
     upsert_update: bool = False  # PostgreSQL ON CONFLICT DO UPDATE of an SQLite upsert: see passes/conflicts.py
+    listed: tuple[str, ...] | None = None  # INSERT: its column list (None: every column)
+    rows: int = 0  # INSERT … VALUES: the number of rows (0: unknown); see Connection._rewind_identity
+    conflict: bool = False  # INSERT with ON CONFLICT (OR IGNORE, upserts): rows may be skipped
 
 
 def translate(sql: str, ctx: Context) -> Translation:
@@ -146,7 +149,21 @@ def _translate(sql: str, ctx: Context) -> Translation:
         json_typed=ctx.facts.get("json_typed", ()),  # type: ignore[arg-type]
         upsert_update=bool(ctx.facts.get("upsert_update")),
         after=after,
+        **_insert_facts(tree),
     )
+
+
+def _insert_facts(tree: exp.Expression) -> dict:
+    """Column list, VALUES row count and ON CONFLICT of an INSERT (identity upkeep on PostgreSQL)."""
+    if not isinstance(tree, exp.Insert):
+        return {}
+    target = tree.this
+    listed = tuple(e.name for e in target.expressions) if isinstance(target, exp.Schema) else None
+    source = tree.expression
+    if isinstance(source, exp.Select) and isinstance(source.args.get("from_"), exp.From):
+        source = source.args["from_"].this  # passes/ignore_rows.py: SELECT * FROM (VALUES …) WHERE …
+    rows = len(source.expressions) if isinstance(source, exp.Values) else 0
+    return {"listed": listed, "rows": rows, "conflict": tree.args.get("conflict") is not None}
 
 
 def _clamps(marks: tuple[int | str, ...], by_index: object) -> tuple[tuple[int, str], ...]:

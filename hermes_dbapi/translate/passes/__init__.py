@@ -25,8 +25,10 @@ from . import (
     json,
     limits,
     mysql_dml,
+    numeric_cast,
     pg_types,
     queries,
+    recursive_limit,
     rowid,
     sqlite_text,
     stars,
@@ -37,6 +39,7 @@ Pass = Callable[[exp.Expression, Context], exp.Expression]
 
 _COMMON: list[Pass] = [ddl.create_table, ddl.create_index, ddl.drop_index, limits.sqlite_limits, limits.bound_limits]
 _SQL: list[Pass] = [
+    numeric_cast.mark_numeric_casts,  # before any pass makes casts of its own
     conflicts.insert_or,
     conflicts.upsert,
     rowid.rowid_alias,
@@ -58,6 +61,7 @@ _SQL: list[Pass] = [
     queries.constant_order_keys,  # after the rewrites that can fold a key to a constant
     queries.bare_columns,
     queries.wrap_in_subquery,
+    recursive_limit.recursive_limits,  # before the anchor types: its counter is an anchor column too
     ctes.recursive_anchor_types,
 ]
 _PG_ONLY: list[Pass] = [
@@ -67,6 +71,7 @@ _PG_ONLY: list[Pass] = [
     booleans.pg_booleans,
     create_options.pg_create_options,
     insert_defaults.pg_null_rowid,
+    numeric_cast.numeric_cast,
 ]
 _MYSQL_ONLY: list[Pass] = [
     stars.hide_rowid,
@@ -74,6 +79,7 @@ _MYSQL_ONLY: list[Pass] = [
     mysql_dml.mysql_dml,
     ctes.dml_ctes,
     limits.limited_in_subqueries,
+    numeric_cast.numeric_cast,
 ]
 
 PASSES: dict[str, list[Pass]] = {

@@ -2,9 +2,15 @@
 
 SQLite semantics and what each backend can honour:
 
-* ``OR IGNORE`` skips rows that violate any unique key.  PG: ``ON CONFLICT DO
-  NOTHING`` (no target: every unique key).  MySQL: ``INSERT IGNORE`` (which
-  also downgrades NOT NULL/CHECK errors, as SQLite's OR IGNORE does).
+* ``OR IGNORE`` skips rows that violate any unique key, NOT NULL or CHECK.
+  The rows breaking NOT NULL/CHECK are filtered out first (:mod:`.ignore_rows`).
+  PG: ``ON CONFLICT DO NOTHING`` (no target: every unique key).  MySQL: not
+  ``INSERT IGNORE``, which stores ``''`` for a NULL in a NOT NULL column, skips
+  a FOREIGN KEY failure (SQLite raises) and clips bad values, but an ``ON
+  DUPLICATE KEY UPDATE`` that leaves the row as it is and counts itself in
+  ``@hermes_skipped`` (CLIENT_FOUND_ROWS counts such a row as affected; the
+  backend subtracts the count, see ``backends/mysql.py``).  ``DO NOTHING``
+  likewise.
 * ``OR REPLACE`` deletes the conflicting row and inserts the new one, columns
   not listed taking their defaults.  MySQL: ``REPLACE`` (same delete+insert).
   PG: ``ON CONFLICT (<key>) DO UPDATE SET <every column> = EXCLUDED.<column>``;
@@ -15,7 +21,8 @@ SQLite semantics and what each backend can honour:
 * Upserts: PG keeps SQLite's syntax but rejects sqlglot's ``NULLS FIRST`` in the
   conflict target.  MySQL has ``ON DUPLICATE KEY UPDATE`` (target ignored: any
   unique key fires), ``excluded.c`` → ``VALUES(c)``, ``t.c`` → ``c``, and a
-  ``WHERE`` becomes ``c = IF(cond, new, c)`` per assignment.  MySQL applies the
+  ``WHERE`` becomes ``c = IF(cond, new, c)`` per assignment, the first one
+  counting a false ``cond`` in ``@hermes_skipped`` (SQLite: 0 rows changed).  MySQL applies the
   assignments left to right (a later one sees earlier new values); SQLite
   evaluates them all against the old row — documented tolerance.
 """
@@ -25,6 +32,28 @@ from __future__ import annotations
 from sqlglot import exp
 
 from ..context import HIDDEN_ROWID, Context
+from . import ignore_rows
+
+SKIPPED = "@hermes_skipped"  # the backend reads and resets it after the statement
+_COUNT = exp.var(f"({SKIPPED} := {SKIPPED} + 1)")
+
+
+def _counted(column: str, table: str | None = None) -> exp.Expression:
+    """``column`` unchanged, counting one skipped row on the way."""
+    kept = exp.column(column, table=table)
+    return exp.If(this=exp.Is(this=_COUNT.copy(), expression=exp.Null()), true=exp.Null(), false=kept)
+
+
+def _mysql_no_op(tree: exp.Insert, ctx: Context) -> None:
+    """``ON DUPLICATE KEY UPDATE c = c``, counted: a skipped row on MySQL/MariaDB."""
+    listed = _insert_columns(tree)
+    names = listed or [name for name, _declared, _keyed in ctx.schema.columns(_table_name(tree))]
+    if not names:
+        tree.set("ignore", True)  # nothing known about the table: the old way
+        return
+    table = _table_name(tree)  # qualified: an INSERT … SELECT source may have a column of that name
+    assignment = exp.EQ(this=exp.column(names[0], table=table), expression=_counted(names[0], table))
+    tree.set("conflict", exp.OnConflict(duplicate=True, expressions=[assignment], action=exp.var("UPDATE")))
 
 
 def _table_name(insert: exp.Insert) -> str:
@@ -101,8 +130,10 @@ def insert_or(tree: exp.Expression, ctx: Context) -> exp.Expression:
         return tree  # an explicit upsert clause wins, as in SQLite
     if alternative == "IGNORE":
         tree.set("alternative", None)
+        keys = [] if ctx.is_mysql else unique_keys(ctx, _table_name(tree))  # MySQL: PAD SPACE would match 'a '
+        ignore_rows.filter_rows(tree, ctx, keys)
         if ctx.is_mysql:
-            tree.set("ignore", True)
+            _mysql_no_op(tree, ctx)
         else:
             tree.set("conflict", exp.OnConflict(action=exp.var("DO NOTHING")))
         return tree
@@ -152,16 +183,17 @@ def upsert(tree: exp.Expression, ctx: Context) -> exp.Expression:
     table = _table_name(tree)
     if "NOTHING" in action:
         tree.set("conflict", None)
-        tree.set("ignore", True)
+        _mysql_no_op(tree, ctx)
         return tree
     where = conflict.args.get("where")
     assignments = []
-    for eq in conflict.expressions:
+    for number, eq in enumerate(conflict.expressions):
         target = eq.this
         value = _mysql_values(eq.expression.copy(), table)
         if where is not None:
             cond = _mysql_values(where.this.copy(), table)
-            value = exp.If(this=cond, true=value, false=exp.column(target.name))
+            keep = _counted(target.name) if number == 0 else exp.column(target.name)
+            value = exp.If(this=cond, true=value, false=keep)
         assignments.append(exp.EQ(this=exp.column(target.name), expression=value))
     tree.set("conflict", exp.OnConflict(duplicate=True, expressions=assignments, action=exp.var("UPDATE")))
     return tree

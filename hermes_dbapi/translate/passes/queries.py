@@ -165,18 +165,23 @@ def _bare(column: exp.Column, select: exp.Select) -> bool:
 
 
 def bare_columns(tree: exp.Expression, ctx: Context) -> exp.Expression:
-    if ctx.is_mysql:
-        return tree
+    """A bare column next to an aggregate without GROUP BY: PostgreSQL refuses it;
+    MariaDB takes it from the first row, SQLite from the min()/max() row (the
+    other aggregates: an arbitrary row, alike enough with one row).  Both raise
+    NotSupportedError where they would differ silently."""
     for select in tree.find_all(exp.Select):
         if select.args.get("group"):
             continue
         items = select.expressions
-        aggregated = any(
-            isinstance(a, exp.AggFunc) and a.find_ancestor(exp.Select) is select and a.find_ancestor(exp.Window) is None
+        aggregates = [
+            a
             for i in items
             for a in i.find_all(exp.AggFunc)
-        )
-        if aggregated and any(_bare(c, select) for i in items for c in i.find_all(exp.Column)):
+            if a.find_ancestor(exp.Select) is select and a.find_ancestor(exp.Window) is None
+        ]
+        if ctx.is_mysql:
+            aggregates = [a for a in aggregates if isinstance(a, (exp.Min, exp.Max)) and not a.expressions]
+        if aggregates and any(_bare(c, select) for i in items for c in i.find_all(exp.Column)):
             raise errors.not_supported("a bare column in an aggregate query without GROUP BY", ctx.dialect)
     return tree
 
