@@ -135,7 +135,7 @@ class MySQLBackend(faults.MyFaults, Backend):
             "conv": _CONVERSIONS,
             "connect_timeout": 10,
             "sql_mode": _SQL_MODE,
-            "init_command": "SET time_zone = '+00:00', NAMES utf8mb4 COLLATE utf8mb4_bin, "
+            "init_command": "SET time_zone = '+00:00', NAMES utf8mb4 COLLATE utf8mb4_nopad_bin, "
             f"innodb_lock_wait_timeout = {max(1, round(timeout))}",
         }
         if "read_default_file" in options:
@@ -162,7 +162,7 @@ class MySQLBackend(faults.MyFaults, Backend):
     def _ensure_namespace(self, read_only: bool) -> None:
         quoted = "`" + self.namespace + "`"
         if not read_only:
-            self._meta.execute(f"CREATE DATABASE IF NOT EXISTS {quoted} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin")
+            self._meta.execute(f"CREATE DATABASE IF NOT EXISTS {quoted} CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin")
         try:
             self._meta.execute(f"USE {quoted}")
         except pymysql.Error as exc:

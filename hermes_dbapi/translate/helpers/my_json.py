@@ -5,6 +5,12 @@ MariaDB keeps documents as text (key order, number spellings) and
 differs: SQLite's path spellings (``#-1``, the ``->``/``->>`` abbreviations),
 "malformed JSON" errors instead of NULL, and the node → SQL value mapping
 (``hdb_jval`` tags it for the result hook, ``hdb_jtext``/``hdb_jnum``).
+
+Collation: ``JSON_QUOTE``/``JSON_UNQUOTE`` return ``utf8mb4_bin`` text whatever
+their input; next to the namespace's ``utf8mb4_nopad_bin`` parameters in one
+``CASE`` that is an "Illegal mix of collations", so their results are relabelled
+(an explicit ``COLLATE`` wins over any implicit one, also in a namespace whose
+default is still ``utf8mb4_bin``).
 """
 
 _MALFORMED = "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'malformed JSON'"
@@ -34,11 +40,11 @@ BEGIN
 END""",
     """CREATE OR REPLACE FUNCTION hdb_jval(t LONGTEXT) RETURNS LONGTEXT DETERMINISTIC NO SQL
 RETURN CASE WHEN t IS NULL OR t = 'null' THEN NULL
-            WHEN LEFT(t, 1) IN ('{', '[') THEN JSON_QUOTE(t)
+            WHEN LEFT(t, 1) IN ('{', '[') THEN JSON_QUOTE(t) COLLATE utf8mb4_nopad_bin
             WHEN t = 'true' THEN '1' WHEN t = 'false' THEN '0' ELSE t END""",
     """CREATE OR REPLACE FUNCTION hdb_jtext(t LONGTEXT) RETURNS LONGTEXT DETERMINISTIC NO SQL
 RETURN CASE WHEN t IS NULL OR t = 'null' THEN NULL
-            WHEN LEFT(t, 1) = '"' THEN JSON_UNQUOTE(t)
+            WHEN LEFT(t, 1) = '"' THEN JSON_UNQUOTE(t) COLLATE utf8mb4_nopad_bin
             WHEN t = 'true' THEN '1' WHEN t = 'false' THEN '0' ELSE t END""",
     """CREATE OR REPLACE FUNCTION hdb_jnum(t LONGTEXT) RETURNS DOUBLE DETERMINISTIC NO SQL
 RETURN CASE WHEN t IS NULL OR t = 'null' OR LEFT(t, 1) IN ('"', '{', '[') THEN NULL
