@@ -7,10 +7,10 @@ differs: SQLite's path spellings (``#-1``, the ``->``/``->>`` abbreviations),
 (``hdb_jval`` tags it for the result hook, ``hdb_jtext``/``hdb_jnum``).
 
 Collation: ``JSON_QUOTE``/``JSON_UNQUOTE`` return ``utf8mb4_bin`` text whatever
-their input; next to the namespace's ``utf8mb4_nopad_bin`` parameters in one
-``CASE`` that is an "Illegal mix of collations", so their results are relabelled
-(an explicit ``COLLATE`` wins over any implicit one, also in a namespace whose
-default is still ``utf8mb4_bin``).
+their input; next to the namespace's NO PAD parameters in one ``CASE`` that is an
+"Illegal mix of collations", so their results go through a variable first (it
+takes the namespace's collation, whichever that is: NO PAD, a legacy
+``utf8mb4_bin`` namespace, MySQL's ``utf8mb4_0900_bin``).
 """
 
 _MALFORMED = "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'malformed JSON'"
@@ -39,13 +39,19 @@ BEGIN
   RETURN JSON_COMPACT(JSON_EXTRACT(hdb_jdoc(v), hdb_jpath(p, abbrev)));
 END""",
     """CREATE OR REPLACE FUNCTION hdb_jval(t LONGTEXT) RETURNS LONGTEXT DETERMINISTIC NO SQL
-RETURN CASE WHEN t IS NULL OR t = 'null' THEN NULL
-            WHEN LEFT(t, 1) IN ('{', '[') THEN JSON_QUOTE(t) COLLATE utf8mb4_nopad_bin
-            WHEN t = 'true' THEN '1' WHEN t = 'false' THEN '0' ELSE t END""",
+BEGIN
+  DECLARE q LONGTEXT;
+  IF LEFT(t, 1) IN ('{', '[') THEN SET q = JSON_QUOTE(t); RETURN q; END IF;
+  RETURN CASE WHEN t IS NULL OR t = 'null' THEN NULL
+              WHEN t = 'true' THEN '1' WHEN t = 'false' THEN '0' ELSE t END;
+END""",
     """CREATE OR REPLACE FUNCTION hdb_jtext(t LONGTEXT) RETURNS LONGTEXT DETERMINISTIC NO SQL
-RETURN CASE WHEN t IS NULL OR t = 'null' THEN NULL
-            WHEN LEFT(t, 1) = '"' THEN JSON_UNQUOTE(t) COLLATE utf8mb4_nopad_bin
-            WHEN t = 'true' THEN '1' WHEN t = 'false' THEN '0' ELSE t END""",
+BEGIN
+  DECLARE q LONGTEXT;
+  IF LEFT(t, 1) = '"' THEN SET q = JSON_UNQUOTE(t); RETURN q; END IF;
+  RETURN CASE WHEN t IS NULL OR t = 'null' THEN NULL
+              WHEN t = 'true' THEN '1' WHEN t = 'false' THEN '0' ELSE t END;
+END""",
     """CREATE OR REPLACE FUNCTION hdb_jnum(t LONGTEXT) RETURNS DOUBLE DETERMINISTIC NO SQL
 RETURN CASE WHEN t IS NULL OR t = 'null' OR LEFT(t, 1) IN ('"', '{', '[') THEN NULL
             WHEN t = 'true' THEN 1 WHEN t = 'false' THEN 0 ELSE CAST(t AS DOUBLE) END""",
