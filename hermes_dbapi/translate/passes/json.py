@@ -258,10 +258,13 @@ def _value(node: exp.Expression, ctx: Context, top: exp.Expression, typed: list[
 def _order_keys(tree: exp.Expression) -> None:
     """ORDER BY a JSON value: (class, number, text) keys give SQLite's cross-type order."""
     aliases: dict[str, exp.Expression] = {}
+    ordinals: dict[str, exp.Expression] = {}  # ORDER BY 1: the JSON value, not its tagged text
     if isinstance(tree, exp.Select):
-        for item in tree.expressions:
+        for number, item in enumerate(tree.expressions, 1):
             if isinstance(item, exp.Alias) and _is_value(item.this):
                 aliases[item.alias.lower()] = item.this
+            if _is_value(item.this if isinstance(item, exp.Alias) else item):
+                ordinals[str(number)] = item.this if isinstance(item, exp.Alias) else item
     for order in list(tree.find_all(exp.Order)):
         keys: list[exp.Expression] = []
         changed = False
@@ -269,6 +272,9 @@ def _order_keys(tree: exp.Expression) -> None:
             target = ordered.this
             if isinstance(target, exp.Column) and not target.table and target.name.lower() in aliases:
                 target = aliases[target.name.lower()]
+            elif order.parent is tree and isinstance(target, exp.Literal) and not target.is_string \
+                    and target.name in ordinals:
+                target = ordinals[target.name]
             if not _is_value(target):
                 keys.append(ordered)
                 continue
