@@ -289,6 +289,7 @@ class MyFaults(Reconnecting):
         self._holding_lock = False
         cur = self._meta
         cur.execute(f"USE `{self.namespace}`")
+        cur.execute(f"SET collation_connection = {self.collation}")  # init_command says only NAMES utf8mb4
         if self.read_only:
             cur.execute("SET SESSION TRANSACTION READ ONLY")
         cur.execute(f"SET SESSION innodb_lock_wait_timeout = {max(1, round(self.busy_timeout))}")

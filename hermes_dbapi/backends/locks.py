@@ -92,8 +92,10 @@ def my_begin_locked(backend: Any) -> None:
 def _my_prepare(backend: Any) -> None:
     cur = backend._meta
     cur.execute(
-        f"CREATE TABLE IF NOT EXISTS {TABLE} (name VARCHAR(64) PRIMARY KEY) "
-        "ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+        backend._ddl(
+            f"CREATE TABLE IF NOT EXISTS {TABLE} (name VARCHAR(64) PRIMARY KEY) "
+            "ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin"
+        )
     )
     cur.execute(f"SELECT name FROM {TABLE} WHERE name = %s", (ROW,))  # a plain read never waits
     if not cur.fetchall():  # INSERT IGNORE of an existing row would wait for its holder

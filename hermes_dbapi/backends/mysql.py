@@ -1,7 +1,8 @@
 """MySQL and MariaDB through PyMySQL.
 
 The session is set up to behave like SQLite where a setting can do it: utf8mb4
-with binary collation (byte-wise, case-sensitive comparisons), strict mode (no
+with a NO PAD binary collation (byte-wise, case-sensitive comparisons, see
+my_collation.py), strict mode (no
 silent truncation), ``NO_AUTO_VALUE_ON_ZERO`` (an explicit 0 id is stored, not
 replaced), UTC, and ``CLIENT.FOUND_ROWS`` so ``rowcount`` counts matched rows.
 MySQL already undoes only the failed statement, so no savepoints are needed.
@@ -23,6 +24,7 @@ from ..url import Target
 from .base import Backend, RawCursor, unreachable
 from . import faults, locks  # issue 5: lost connections, lock=table (backends/faults.py, locks.py)
 from . import my_result, packet  # issue 8: remembered column descriptions; issue 9: max_allowed_packet
+from .my_collation import LEGACY, for_namespace, text_collation
 from .._stdlib import sqlite3
 
 
@@ -137,6 +139,7 @@ class MySQLBackend(faults.MyFaults, Backend):
         self._holding_lock = False
         self.busy_timeout = 5.0
         self._max_packet = 0  # the server's max_allowed_packet, read when first needed
+        self.collation = text_collation(self.is_mariadb, self.server_version)  # see my_collation.py
 
     @classmethod
     def open(cls, target: Target, namespace: str, *, timeout: float) -> "MySQLBackend":
@@ -154,7 +157,7 @@ class MySQLBackend(faults.MyFaults, Backend):
             "conv": _CONVERSIONS,
             "connect_timeout": 10,
             "sql_mode": _SQL_MODE,
-            "init_command": "SET time_zone = '+00:00', NAMES utf8mb4 COLLATE utf8mb4_bin, @hermes_skipped = 0, "
+            "init_command": "SET time_zone = '+00:00', NAMES utf8mb4, @hermes_skipped = 0, "
             f"innodb_lock_wait_timeout = {max(1, round(timeout))}",
         }
         if "read_default_file" in options:
@@ -181,13 +184,28 @@ class MySQLBackend(faults.MyFaults, Backend):
     def _ensure_namespace(self, read_only: bool) -> None:
         quoted = "`" + self.namespace + "`"
         if not read_only:
-            self._meta.execute(f"CREATE DATABASE IF NOT EXISTS {quoted} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin")
+            self._meta.execute(f"CREATE DATABASE IF NOT EXISTS {quoted} CHARACTER SET utf8mb4 COLLATE {self.collation}")
         try:
             self._meta.execute(f"USE {quoted}")
         except pymysql.Error as exc:
             raise self._translate(exc, "") from None
         if read_only:
             self._meta.execute("SET SESSION TRANSACTION READ ONLY")
+        self._follow_namespace_collation()
+
+    def _follow_namespace_collation(self) -> None:
+        """Use the namespace's collation: one created before the NO PAD change keeps
+        utf8mb4_bin (PAD SPACE) for everything, since a NO PAD literal, helper result or
+        new table next to its utf8mb4_bin tables would be an "Illegal mix of collations"."""
+        self._meta.execute("SELECT @@collation_database")
+        row = self._meta.fetchone()
+        if row and row[0] == LEGACY:
+            self.collation = LEGACY
+        self._meta.execute(f"SET collation_connection = {self.collation}")
+
+    def _ddl(self, sql: str) -> str:
+        """A CREATE TABLE we generate (for MariaDB's collation) gets this namespace's collation."""
+        return for_namespace(sql, self.collation)
 
     # -- running statements -------------------------------------------------
 
@@ -216,7 +234,7 @@ class MySQLBackend(faults.MyFaults, Backend):
         self._check_packet(raw, sql, params)
         counted = _SKIPPED in sql
         try:
-            raw.execute(sql, params)
+            raw.execute(self._ddl(sql), params)
         except pymysql.Error as exc:
             if counted:
                 self._take_skipped()
@@ -432,7 +450,7 @@ class MySQLBackend(faults.MyFaults, Backend):
             self._ensure_live()  # issue 5: replace a connection the server dropped while idle
         try:
             with self.conn.cursor() as cur:
-                cur.execute(sql, params)
+                cur.execute(self._ddl(sql), params)
                 return list(cur.fetchall())
         except pymysql.Error as exc:  # never a driver exception to the application
             raise self._translate(exc, "", in_transaction) from None

@@ -16,7 +16,7 @@ _CREATE = {
     "postgres": f"CREATE TABLE IF NOT EXISTS {TABLE} (name TEXT PRIMARY KEY, value BIGINT NOT NULL)",
     "mysql": (
         f"CREATE TABLE IF NOT EXISTS {TABLE} (name VARCHAR(64) PRIMARY KEY, value BIGINT NOT NULL) "
-        "ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+        "ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin"
     ),
 }
 _UPSERT = {

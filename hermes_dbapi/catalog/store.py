@@ -24,7 +24,7 @@ _CREATE = {
     "mysql": (
         f"CREATE TABLE IF NOT EXISTS {TABLE} (seq BIGINT PRIMARY KEY, type VARCHAR(16) NOT NULL, "
         "name VARCHAR(255) NOT NULL, tbl_name VARCHAR(255) NOT NULL, `sql` LONGTEXT NOT NULL) "
-        "ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+        "ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin"
     ),
 }
 

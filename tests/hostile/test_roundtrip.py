@@ -2,7 +2,7 @@
 
 Each case runs on real sqlite3 and through hermes_dbapi on the test's backend.
 PostgreSQL ``text`` cannot hold U+0000, so the shim escapes it (backends/pg_text.py);
-MySQL/MariaDB store utf8mb4 with a binary collation.  Whatever the encoding, the
+MySQL/MariaDB store utf8mb4 with a NO PAD binary collation.  Whatever the encoding, the
 value read back must equal the value written, and ``=``, ``LIKE``, ``length()``,
 ``substr()`` and ``ORDER BY`` must give SQLite's answers.
 """
@@ -83,12 +83,6 @@ def test_text_functions(pair, backend, name, request):
     same(pair, run)
 
 
-_PAD_SPACE = pytest.mark.xfail(
-    strict=False,
-    reason="MariaDB's utf8mb4_bin is a PAD SPACE collation: 'a' = 'a ' and '' sorts after '\\x01'; "
-    "SQLite compares bytes (utf8mb4_nopad_bin would fix it, but MariaDB's JSON functions return "
-    "utf8mb4_bin text and mixing the two fails)",
-)
 _NUL_ORDER = pytest.mark.xfail(
     strict=False,
     reason="PostgreSQL orders the escape pair U+FFFF+'0' that stands for NUL after every other "
@@ -96,8 +90,6 @@ _NUL_ORDER = pytest.mark.xfail(
 )
 def test_order_by_text(pair, backend, request):
     values = [v for v in TEXTS.values() if len(v) < 1000] + ["a", "A", "b", "\x7f", "\u00e9", "e"]
-    if backend.name == "mysql":
-        request.applymarker(_PAD_SPACE)
     if backend.name == "postgres":
         request.applymarker(_NUL_ORDER)
 
@@ -108,9 +100,7 @@ def test_order_by_text(pair, backend, request):
     same(pair, run)
 
 
-def test_order_by_text_without_nul(pair, backend, request):
-    if backend.name == "mysql":
-        request.applymarker(_PAD_SPACE)
+def test_order_by_text_without_nul(pair):
     values = [v for v in TEXTS.values() if len(v) < 1000 and "\x00" not in v and "\uffff" not in v]
     values += ["a", "A", "b", "\x7f", "\u00e9", "e", "a  ", "a\x01"]
 

@@ -357,7 +357,7 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
     pg = backend.kind == "postgres"
     real, text = ("DOUBLE PRECISION", "TEXT") if pg else ("DOUBLE", "LONGTEXT")
     aux_cols = "".join(f", a{i} {real if k == 'f' else text}" for i, k in enumerate(kinds))
-    suffix = "" if pg else " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+    suffix = "" if pg else " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin"
     backend.query(f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} (rid BIGINT, rnk {real}{aux_cols}){suffix}")
     backend.query(f"DELETE FROM {name}")
     if pg and hits:  # one statement, a few array parameters: no per-value placeholders to parse

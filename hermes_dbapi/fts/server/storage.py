@@ -30,7 +30,7 @@ _CHUNK = 400
 
 _TYPES = {
     "postgres": {"bin": "BYTEA", "text": "TEXT", "suffix": ""},
-    "mysql": {"bin": "VARBINARY(500)", "text": "LONGTEXT", "suffix": " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"},
+    "mysql": {"bin": "VARBINARY(500)", "text": "LONGTEXT", "suffix": " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin"},
 }
 
 

@@ -159,7 +159,7 @@ def _mysql_table_options(tree: exp.Create) -> None:
     props = tree.args.get("properties") or exp.Properties(expressions=[])
     props.append("expressions", exp.EngineProperty(this=exp.var("InnoDB")))
     props.append("expressions", exp.CharacterSetProperty(this=exp.var("utf8mb4"), default=True))
-    props.append("expressions", exp.CollateProperty(this=exp.var("utf8mb4_bin"), default=True))
+    props.append("expressions", exp.CollateProperty(this=exp.var("utf8mb4_nopad_bin"), default=True))
     tree.set("properties", props)
 
 

@@ -8,7 +8,9 @@ wrapper depends on where the value is used:
 * a top-level result column: ``hdb_jval`` (the value as JSON text), decoded by
   the result hook into int/float/str (the column index goes to
   ``ctx.facts["json_typed"]``);
-* compared with a number, in arithmetic, SUM/AVG: ``hdb_jnum`` (a double);
+* compared with a number, in arithmetic, SUM/AVG: ``hdb_jnum`` (a double; PG's is
+  numeric, so int stays int; MariaDB refuses arithmetic and SUM, its DOUBLE would
+  turn 3 / 2 into 1.5 and 2 into 2.0);
 * ORDER BY: three keys (storage class, number, text), SQLite's value order;
 * GROUP BY: the node text itself; anywhere else ``hdb_jtext`` (SQLite's text).
 
@@ -131,27 +133,18 @@ def _joined(open_: str, items: list[exp.Expression], close: str, ctx: Context) -
 
 def _modify(name: str, args: list[exp.Expression], ctx: Context) -> exp.Expression:
     doc, rest = args[0], args[1:]
-    if ctx.is_mysql:
-        native = {"json_set": "JSON_SET", "json_insert": "JSON_INSERT", "json_replace": "JSON_REPLACE",
-                  "json_remove": "JSON_REMOVE"}[name]
-        if not rest:
-            return _fn("JSON_COMPACT", _fn("hdb_jdoc", doc))
-        out: list[exp.Expression] = [_fn("hdb_jdoc", doc)]
-        step = 1 if name == "json_remove" else 2
-        for i in range(0, len(rest), step):
-            out.append(_fn("hdb_jpath", rest[i], exp.Literal.number(0)))
-            if step == 2:
-                out.append(_json_arg(rest[i + 1], ctx))
-        return _fn("JSON_COMPACT", _fn(native, *out))
     mode = {"json_set": 1, "json_insert": 2, "json_replace": 3, "json_remove": 4}[name]
+    my = ctx.is_mysql
     acc = _text(doc, ctx)
     if not rest:
-        return _fn("hdb_jmin", _fn("hdb_jdoc", acc))
+        return _fn("JSON_COMPACT" if my else "hdb_jmin", _fn("hdb_jdoc", acc))
     step = 1 if mode == 4 else 2
     for i in range(0, len(rest), step):
         value = exp.Null() if mode == 4 else _json_arg(rest[i + 1], ctx)
+        if my and mode != 4:  # MariaDB: wrapped so it stays typed through the helper's parameter
+            value = _fn("JSON_ARRAY", value)
         acc = _fn("hdb_jmod", acc, _text(rest[i], ctx), value, exp.Literal.number(mode))
-    return acc
+    return _fn("JSON_COMPACT", acc) if my else acc
 
 
 def _build(name: str, args: list[exp.Expression], ctx: Context) -> exp.Expression:
@@ -191,7 +184,7 @@ def _build(name: str, args: list[exp.Expression], ctx: Context) -> exp.Expressio
         return _modify(name, args, ctx)
     if name == "json_patch":
         if my:
-            return _fn("JSON_COMPACT", _fn("JSON_MERGE_PATCH", _fn("hdb_jdoc", args[0]), _fn("hdb_jdoc", args[1])))
+            return _fn("JSON_COMPACT", _fn("hdb_jpatch", _fn("hdb_jdoc", args[0]), _fn("hdb_jdoc", args[1])))
         return _fn("hdb_jpatch", _text(args[0], ctx), _text(args[1], ctx))
     if name == "json_group_array":
         if my:
@@ -254,6 +247,10 @@ def _value(node: exp.Expression, ctx: Context, top: exp.Expression, typed: list[
     if isinstance(parent, exp.Between) and _numeric(parent.args.get("low")):
         return _fn("hdb_jnum", raw)
     if isinstance(parent, _ARITH):
+        if ctx.is_mysql and not isinstance(parent, exp.Avg):
+            # one column type per statement: SQLite's int-or-real per row (and its integer
+            # division) cannot come out of MariaDB's DOUBLE; CAST(… AS INTEGER/REAL) can
+            raise errors.not_supported("a JSON value in arithmetic or SUM() (CAST it to INTEGER or REAL)", ctx.dialect)
         return _fn("hdb_jnum", raw)
     return _fn("hdb_jtext", raw)
 
@@ -261,10 +258,13 @@ def _value(node: exp.Expression, ctx: Context, top: exp.Expression, typed: list[
 def _order_keys(tree: exp.Expression) -> None:
     """ORDER BY a JSON value: (class, number, text) keys give SQLite's cross-type order."""
     aliases: dict[str, exp.Expression] = {}
+    ordinals: dict[str, exp.Expression] = {}  # ORDER BY 1: the JSON value, not its tagged text
     if isinstance(tree, exp.Select):
-        for item in tree.expressions:
+        for number, item in enumerate(tree.expressions, 1):
             if isinstance(item, exp.Alias) and _is_value(item.this):
                 aliases[item.alias.lower()] = item.this
+            if _is_value(item.this if isinstance(item, exp.Alias) else item):
+                ordinals[str(number)] = item.this if isinstance(item, exp.Alias) else item
     for order in list(tree.find_all(exp.Order)):
         keys: list[exp.Expression] = []
         changed = False
@@ -272,6 +272,9 @@ def _order_keys(tree: exp.Expression) -> None:
             target = ordered.this
             if isinstance(target, exp.Column) and not target.table and target.name.lower() in aliases:
                 target = aliases[target.name.lower()]
+            elif order.parent is tree and isinstance(target, exp.Literal) and not target.is_string \
+                    and target.name in ordinals:
+                target = ordinals[target.name]
             if not _is_value(target):
                 keys.append(ordered)
                 continue
