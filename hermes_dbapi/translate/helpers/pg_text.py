@@ -93,12 +93,14 @@ BEGIN
 END $f$
 """
 
-# a match of a pattern that starts with neither U+0001 nor U+0002 starts at a
+# SQLite reads the pattern as a C string first: one starting with NUL leaves x as it is.
+# A match of a pattern that starts with neither U+0001 nor U+0002 starts at a
 # character of the original, never inside a pair: plain replace() is exact then
 REPLACE = r"""
 CREATE OR REPLACE FUNCTION hdb_replace(x text, p text, r text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
-SELECT CASE WHEN strpos(x, E'\x01') = 0 OR left(p, 1) NOT IN (E'\x01', E'\x02') THEN replace(x, p, r)
+SELECT CASE WHEN left(p, 2) = E'\x01\x01' THEN x
+            WHEN strpos(x, E'\x01') = 0 OR left(p, 1) NOT IN (E'\x01', E'\x02') THEN replace(x, p, r)
             ELSE hdb_replace_esc(x, p, r) END $f$
 """
 

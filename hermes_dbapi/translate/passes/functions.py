@@ -12,7 +12,7 @@ from ... import errors
 from ..context import Context
 from ..generators import SESSION_MARKER
 from ._walk import bottom_up
-from .c_strings import cstr, pg_instr, pg_replace
+from .c_strings import can_hold_nul, cstr, pg_instr, pg_replace
 
 _TEXT_FUNCS = (exp.Replace, exp.DPipe, exp.Concat, exp.StrPosition, exp.Trim, exp.Like, exp.EQ, exp.NEQ)
 
@@ -140,10 +140,18 @@ def _round(node: exp.Round, ctx: Context) -> exp.Expression:
 
 
 def _replace(node: exp.Replace, ctx: Context) -> exp.Expression:
-    """SQLite's replace(x, '', z) is x, even for a NULL z; the servers return NULL."""
+    """SQLite's replace(x, '', z) is x, even for a NULL z; the servers return NULL.
+    So is a pattern starting with NUL (SQLite checks the pattern as a C string)."""
     pattern = node.expression
-    if isinstance(pattern, exp.Literal) and pattern.is_string and pattern.this == "":
+    if isinstance(pattern, exp.Literal) and pattern.is_string and pattern.this[:1] in ("", "\x00"):
         return node.this
+    if ctx.is_mysql:
+        if can_hold_nul(pattern, ctx):  # MariaDB's REPLACE(x, '', z) is x
+            locate = exp.Anonymous(this="LOCATE", expressions=[exp.Literal.string("\x00"), pattern.copy()])
+            starts = exp.EQ(this=locate,
+                            expression=exp.Literal.number(1))
+            node.set("expression", exp.If(this=starts, true=exp.Literal.string(""), false=pattern))
+        return node
     return pg_replace(node, ctx)
 
 
