@@ -213,11 +213,20 @@ def sqlite_like(tree: exp.Expression, ctx: Context) -> exp.Expression:
 _PG_ESCAPE = "\x01"  # backends/pg_text.py: NUL is stored as U+0001 U+0001, U+0001 as U+0001 U+0002
 
 
+def _is_dt_format(node: exp.Literal) -> bool:
+    parent = node.parent
+    return (isinstance(parent, exp.Anonymous) and str(parent.this).lower() == "hdb_dt"
+            and bool(parent.expressions) and parent.expressions[0] is node)
+
+
 def pg_escaped_literals(tree: exp.Expression, ctx: Context) -> exp.Expression:
     """String literals hold U+0001 (and NUL, from ``char(0)``: sqlite3 refuses SQL
     text containing it) the way bound text does on PostgreSQL (pg_text.py), so a
-    literal and a parameter with the same text compare equal."""
+    literal and a parameter with the same text compare equal.  The format of
+    hdb_dt() is the helper's own (U+0001/U+0002 are its markers, passes/datetime.py)."""
     for node in tree.find_all(exp.Literal):
+        if _is_dt_format(node):
+            continue
         if node.is_string and (_PG_ESCAPE in node.this or "\x00" in node.this):
             text = node.this.replace(_PG_ESCAPE, _PG_ESCAPE + "\x02").replace("\x00", _PG_ESCAPE + _PG_ESCAPE)
             node.set("this", text)
