@@ -6,7 +6,8 @@ U+0001 as U+0001 U+0002 (``backends/pg_text.py``).  Comparison, ``||``,
 functions that count characters, stop at the first NUL or could match inside a
 pair:
 
-* ``hdb_cstr(x)``: the C string SQLite's ``length``, ``substr``, ``LIKE``,
+* ``hdb_cstr(x)`` (``hdb_cstr1`` for an expression that is not a column or
+  parameter): the C string SQLite's ``length``, ``substr``, ``LIKE``,
   ``GLOB``, ``quote`` and ``printf('%s')`` read: the text before the first NUL,
   decoded (it holds no NUL, so real PostgreSQL text can carry it).  The leftmost
   U+0001 U+0001 is always a NUL pair.  ``hdb_enc`` encodes such a result again.
@@ -19,13 +20,28 @@ pair:
 The bytea overloads keep BLOB arguments byte-wise, as in SQLite.
 """
 
+# for a column or parameter: x is cheap to read twice, and one 1-byte scan (strpos)
+# is all the common case costs (measured: sum(length(x)) over 20,000 1.6 kB rows
+# 71-87 ms bare, 78-89 ms through hdb_cstr, 158-211 ms through hdb_cstr1)
 CSTR = r"""
 CREATE OR REPLACE FUNCTION hdb_cstr(x text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $f$ SELECT CASE WHEN strpos(x, E'\x01') = 0 THEN x
+                   ELSE replace(split_part(x, E'\x01\x01', 1), E'\x01\x02', E'\x01') END $f$
+"""
+
+# for any other expression: it appears once, so the planner inlines it whatever its cost
+CSTR1 = r"""
+CREATE OR REPLACE FUNCTION hdb_cstr1(x text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $f$ SELECT replace(split_part(x, E'\x01\x01', 1), E'\x01\x02', E'\x01') $f$
 """
 
 CSTR_BYTEA = r"""
 CREATE OR REPLACE FUNCTION hdb_cstr(x bytea) RETURNS bytea LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $f$ SELECT x $f$
+"""
+
+CSTR1_BYTEA = r"""
+CREATE OR REPLACE FUNCTION hdb_cstr1(x bytea) RETURNS bytea LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $f$ SELECT x $f$
 """
 
@@ -127,5 +143,5 @@ CREATE OR REPLACE FUNCTION hdb_chr(n int) RETURNS text LANGUAGE sql IMMUTABLE PA
 AS $f$ SELECT CASE n WHEN 0 THEN E'\x01\x01' WHEN 1 THEN E'\x01\x02' ELSE chr(n) END $f$
 """
 
-STATEMENTS = [CSTR, CSTR_BYTEA, ENC, ENC_BYTEA, NONCHAR, DEC, REENC, INSTR_ESC, INSTR, INSTR_BYTEA,
+STATEMENTS = [CSTR, CSTR1, CSTR_BYTEA, CSTR1_BYTEA, ENC, ENC_BYTEA, NONCHAR, DEC, REENC, INSTR_ESC, INSTR, INSTR_BYTEA,
               REPLACE_ESC, REPLACE, UTF8_ESC, UTF8, CHR]

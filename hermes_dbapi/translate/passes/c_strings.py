@@ -8,7 +8,7 @@ read text as a C string: they stop at the first NUL (``length('a' || char(0) ||
 * MariaDB stores NUL as it is: :func:`cstr` is ``SUBSTRING_INDEX(x, '\0', 1)``,
   which returns x itself when it holds no NUL.
 * PostgreSQL stores NUL escaped (``backends/pg_text.py``): :func:`cstr` is
-  ``hdb_cstr(x)`` (cut and decoded, ``translate/helpers/pg_text.py``) and a text
+  ``hdb_cstr(x)`` / ``hdb_cstr1(x)`` (cut and decoded, ``translate/helpers/pg_text.py``) and a text
   result built from it is encoded again by :func:`reencode`; ``instr``,
   ``replace``, ``hex`` and ``char`` have helpers of their own (:func:`pg_instr` …).
 
@@ -47,8 +47,18 @@ def can_hold_nul(x: exp.Expression, ctx: Context) -> bool:
     return not isinstance(x, (exp.Length, exp.Count, exp.Sum, exp.Avg, exp.StrPosition))
 
 
+_CSTR_NAMES = ("hdb_cstr", "hdb_cstr1", "substring_index")
+
+
 def _is_cstr(x: exp.Expression) -> bool:
-    return isinstance(x, exp.Anonymous) and str(x.this).lower() in ("hdb_cstr", "substring_index")
+    return isinstance(x, exp.Anonymous) and str(x.this).lower() in _CSTR_NAMES
+
+
+def _simple(x: exp.Expression) -> bool:
+    """A column or parameter (maybe cast): cheap to read twice in an inlined helper."""
+    while isinstance(x, (exp.Cast, exp.Paren)):
+        x = x.this
+    return isinstance(x, (exp.Column, exp.Placeholder, exp.Literal))
 
 
 def cstr(x: exp.Expression, ctx: Context) -> exp.Expression:
@@ -57,12 +67,12 @@ def cstr(x: exp.Expression, ctx: Context) -> exp.Expression:
         return x
     if ctx.is_mysql:
         return _call("SUBSTRING_INDEX", x, exp.Literal.string(_NUL), exp.Literal.number(1))
-    return _call("hdb_cstr", x)
+    return _call("hdb_cstr" if _simple(x) else "hdb_cstr1", x)
 
 
 def reencode(result: exp.Expression, arg: exp.Expression, ctx: Context) -> exp.Expression:
     """A text ``result`` computed from :func:`cstr` of ``arg``, in the stored encoding again."""
-    if ctx.is_mysql or not isinstance(arg, exp.Anonymous) or str(arg.this).lower() != "hdb_cstr":
+    if ctx.is_mysql or not isinstance(arg, exp.Anonymous) or str(arg.this).lower() not in _CSTR_NAMES:
         return result
     return _call("hdb_enc", result)
 
