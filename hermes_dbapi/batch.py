@@ -16,12 +16,12 @@ from typing import Any, NamedTuple
 _NONE = type(None)
 _PLAIN = frozenset({int, float, str, bytes, _NONE})
 _LOW, _HIGH = -(2**63), 2**63 - 1
-_ESCAPES = ("\x00", "\uffff")  # what pg_text rewrites on the way to PostgreSQL
+_ESCAPES = ("\x00", "\x01")  # what pg_text rewrites on the way to PostgreSQL
 
 
 class Profile(NamedTuple):
     kinds: tuple[frozenset, ...]  # value types per parameter position
-    escaped: bool  # some str holds NUL or U+FFFF (PostgreSQL's NUL escape applies)
+    escaped: bool  # some str holds NUL or U+0001 (PostgreSQL's NUL escape applies)
 
 
 def profile(items: list, count: int) -> Profile | None:

@@ -1,11 +1,20 @@
 """NUL characters in PostgreSQL text, which cannot hold them.
 
 SQLite text may contain U+0000 (Hermes marks structured content with a leading
-NUL).  On the way in, a string containing NUL or our escape character U+FFFF
-(a Unicode noncharacter, never meaningful in interchange) is rewritten as
-U+FFFF followed by ``0`` (for NUL) or ``1`` (for U+FFFF itself); on the way out
-the text loader reverses it.  Strings with neither character, i.e. virtually
-all of them, pass through untouched.
+NUL).  On the way in, a string containing NUL or our escape character U+0001 is
+rewritten with NUL as U+0001 U+0001 and U+0001 itself as U+0001 U+0002; on the
+way out rows are decoded.  Strings with neither character, i.e. virtually all
+of them, pass through untouched.
+
+The escape keeps SQLite's order (byte order = code point order, the C.UTF-8
+collation of the PostgreSQL database): both pairs sort below every other
+character, NUL's below U+0001's, and no encoded string is a proper prefix of
+another one that its original is not a prefix of; so ``ORDER BY``, ``min``,
+``<``, ``=``, ``UNIQUE``, ``GROUP BY`` and ``DISTINCT`` on encoded text give
+SQLite's answers.  ``||``, ``upper``/``lower`` and ``replace`` of a pattern not
+starting with U+0001/U+0002 work on the encoding as they are; functions that
+count characters or stop at a NUL go through the helpers of
+``translate/helpers/pg_text.py``.
 """
 
 from __future__ import annotations
@@ -14,9 +23,10 @@ from typing import Any
 
 from psycopg.types.string import TextLoader
 
-ESCAPE = "\uffff"
-_NUL_PAIR = ESCAPE + "0"
-_ESCAPE_PAIR = ESCAPE + "1"
+ESCAPE = "\x01"
+NUL_PAIR = ESCAPE + "\x01"
+ESCAPE_PAIR = ESCAPE + "\x02"
+_NUL_PAIR, _ESCAPE_PAIR = NUL_PAIR, ESCAPE_PAIR
 
 
 def encode(value: str) -> str:
@@ -29,9 +39,10 @@ def encode(value: str) -> str:
 
 
 def decode(value: str) -> str:
-    """The reverse of :func:`encode`.  Every ESCAPE in encoded text starts a pair
-    whose second character is '0' or '1', so ESCAPE+'0' can only be a NUL pair and
-    replacing NUL pairs first, then escape pairs, is exact; an ESCAPE followed by
+    """The reverse of :func:`encode`.  Every ESCAPE in encoded text starts a pair;
+    the leftmost ESCAPE ESCAPE is always a NUL pair (an ESCAPE that is the second
+    half of a pair belongs to a NUL pair that starts one earlier), so replacing NUL
+    pairs first, left to right, then escape pairs, is exact; an ESCAPE followed by
     anything else (text written by another client) is left as it is."""
     if _NUL_PAIR in value:
         value = value.replace(_NUL_PAIR, "\x00")

@@ -35,16 +35,6 @@ TEXTS = {
     "one_mb_unicode": ("\u00e9\u4e2d\U0001f600" * 350000),
 }
 
-# SQLite's length() and substr() read text as a C string: they stop at the first
-# NUL.  The servers count every character (PostgreSQL also sees the escape pair
-# that stands for NUL or U+FFFF), so the answers differ for those values.
-_C_STRING_GAP = pytest.mark.xfail(
-    strict=False,
-    reason="length()/substr() on text holding NUL (or U+FFFF on PostgreSQL): SQLite stops at the first NUL, "
-    "the server counts the whole (escaped) value; needs a NUL-prefix wrapper around every text argument",
-)
-
-
 def _setup(conn, values):
     conn.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT)")
     conn.executemany("INSERT INTO t(id, a) VALUES (?, ?)", list(enumerate(values)))
@@ -66,10 +56,8 @@ def test_text_roundtrip(pair, name):
 
 
 @pytest.mark.parametrize("name", list(TEXTS))
-def test_text_functions(pair, backend, name, request):
+def test_text_functions(pair, name):
     value = TEXTS[name]
-    if backend.is_server and ("\x00" in value or (backend.name == "postgres" and "\uffff" in value)):
-        request.applymarker(_C_STRING_GAP)
     short = value[:200]  # SQLite refuses LIKE patterns over 50,000 bytes
 
     def run(conn):
@@ -83,15 +71,8 @@ def test_text_functions(pair, backend, name, request):
     same(pair, run)
 
 
-_NUL_ORDER = pytest.mark.xfail(
-    strict=False,
-    reason="PostgreSQL orders the escape pair U+FFFF+'0' that stands for NUL after every other "
-    "character, SQLite orders NUL first",
-)
 def test_order_by_text(pair, backend, request):
     values = [v for v in TEXTS.values() if len(v) < 1000] + ["a", "A", "b", "\x7f", "\u00e9", "e"]
-    if backend.name == "postgres":
-        request.applymarker(_NUL_ORDER)
 
     def run(conn):
         _setup(conn, values)

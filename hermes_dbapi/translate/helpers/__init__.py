@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import my_datetime, my_json, pg_cast, pg_datetime, pg_json
+from . import my_datetime, my_json, pg_cast, pg_datetime, pg_json, pg_text
 
-VERSION = 7
+VERSION = 8
 _MARKER = f"hdb_helpers_v{VERSION}"
 
 
@@ -26,6 +26,7 @@ def statements(kind: str) -> list[str]:
             *pg_datetime.STATEMENTS,
             *pg_json.STATEMENTS,
             *pg_cast.STATEMENTS,
+            *pg_text.STATEMENTS,
             f"CREATE OR REPLACE FUNCTION {_MARKER}() RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT 1'",
         ]
     return [

@@ -12,6 +12,7 @@ from ... import errors
 from ..context import Context
 from ..generators import SESSION_MARKER
 from ._walk import bottom_up
+from .c_strings import can_hold_nul, cstr, pg_instr, pg_replace
 
 _TEXT_FUNCS = (exp.Replace, exp.DPipe, exp.Concat, exp.StrPosition, exp.Trim, exp.Like, exp.EQ, exp.NEQ)
 
@@ -79,14 +80,22 @@ def _char(node: exp.Chr, ctx: Context) -> exp.Expression:
         parts = [exp.Cast(this=exp.Chr(expressions=[a], charset=exp.var("utf32")), to=exp.DataType.build("CHAR"))
                  for a in node.expressions]
         return exp.Anonymous(this="CONCAT", expressions=parts) if parts else exp.Literal.string("")
-    parts = [exp.Anonymous(this="chr", expressions=[exp.Cast(this=a, to=exp.DataType.build("INT"))])
-             for a in node.expressions]
+    parts = [_pg_chr(a) for a in node.expressions]
     if not parts:
         return exp.Literal.string("")
     out: exp.Expression = parts[0]
     for part in parts[1:]:
         out = exp.DPipe(this=out, expression=part, safe=True)
     return out
+
+
+def _pg_chr(code: exp.Expression) -> exp.Expression:
+    """PG's chr(0) fails (text holds no NUL): NUL and U+0001 become their escape
+    (backends/pg_text.py), a literal one through pg_escaped_literals."""
+    if isinstance(code, exp.Literal) and not code.is_string and code.this in ("0", "1"):
+        return exp.Literal.string(chr(int(code.this)))
+    name = "chr" if isinstance(code, exp.Literal) and not code.is_string else "hdb_chr"
+    return exp.Anonymous(this=name, expressions=[exp.Cast(this=code, to=exp.DataType.build("INT"))])
 
 
 def _hex_literal(node: exp.HexString, ctx: Context) -> exp.Expression:
@@ -109,6 +118,7 @@ def _length(node: exp.Length, ctx: Context) -> exp.Expression:
     """PG length() takes text: numeric literals are converted as SQLite does."""
     if not ctx.is_mysql and isinstance(node.this, (exp.Literal, exp.Neg)) and not node.this.is_string:
         node.set("this", exp.Cast(this=node.this, to=exp.DataType.build("TEXT")))
+    node.set("this", cstr(node.this, ctx))  # SQLite counts text up to its first NUL
     return node
 
 
@@ -130,11 +140,19 @@ def _round(node: exp.Round, ctx: Context) -> exp.Expression:
 
 
 def _replace(node: exp.Replace, ctx: Context) -> exp.Expression:
-    """SQLite's replace(x, '', z) is x, even for a NULL z; the servers return NULL."""
+    """SQLite's replace(x, '', z) is x, even for a NULL z; the servers return NULL.
+    So is a pattern starting with NUL (SQLite checks the pattern as a C string)."""
     pattern = node.expression
-    if isinstance(pattern, exp.Literal) and pattern.is_string and pattern.this == "":
+    if isinstance(pattern, exp.Literal) and pattern.is_string and pattern.this[:1] in ("", "\x00"):
         return node.this
-    return node
+    if ctx.is_mysql:
+        if can_hold_nul(pattern, ctx):  # MariaDB's REPLACE(x, '', z) is x
+            locate = exp.Anonymous(this="LOCATE", expressions=[exp.Literal.string("\x00"), pattern.copy()])
+            starts = exp.EQ(this=locate,
+                            expression=exp.Literal.number(1))
+            node.set("expression", exp.If(this=starts, true=exp.Literal.string(""), false=pattern))
+        return node
+    return pg_replace(node, ctx)
 
 
 def _avg(node: exp.Avg, ctx: Context) -> exp.Expression:
@@ -195,6 +213,8 @@ def sqlite_functions(tree: exp.Expression, ctx: Context) -> exp.Expression:
             return _length(node, ctx)
         if isinstance(node, exp.Replace):
             return _replace(node, ctx)
+        if isinstance(node, exp.StrPosition) and not ctx.is_mysql:
+            return pg_instr(node, ctx)
         if isinstance(node, exp.Avg):
             return _avg(node, ctx)
         if isinstance(node, exp.Rand) and not node.args.get("this"):

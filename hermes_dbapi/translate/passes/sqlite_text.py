@@ -23,6 +23,7 @@ from ... import errors
 from ..context import Context
 from ._walk import bottom_up
 from .arithmetic import column_affinity, is_integer
+from .c_strings import can_hold_nul, cstr, reencode
 
 
 def _text(x: exp.Expression) -> exp.Expression:
@@ -63,10 +64,10 @@ def _glob(node: exp.Glob, ctx: Context) -> exp.Expression:
         raise errors.not_supported("GLOB with a pattern that is not a literal", ctx.dialect)
     regex = _glob_regex(pattern.this)
     if ctx.is_mysql:
-        return exp.RegexpLike(this=node.this, expression=exp.Literal.string("(?s-i)" + regex))
+        return exp.RegexpLike(this=cstr(node.this, ctx), expression=exp.Literal.string("(?s-i)" + regex))
     # PG's ARE syntax: \x{hh} is written \x hh… with no braces; use \uXXXX / \UXXXXXXXX
     regex = re.sub(r"\\x\{([0-9a-f]+)\}", lambda m: "\\U%08x" % int(m.group(1), 16), regex)
-    return exp.RegexpLike(this=_text(node.this), expression=exp.Literal.string(regex))
+    return exp.RegexpLike(this=cstr(_text(node.this), ctx), expression=exp.Literal.string(regex))
 
 
 def _is_blob(x: exp.Expression, ctx: Context) -> bool:
@@ -98,8 +99,12 @@ def _hex(node: exp.Hex, ctx: Context) -> exp.Expression:
             this=x, to=exp.DataType.build("CHAR"))
         out: exp.Expression = exp.Anonymous(this="HEX", expressions=[inner])
     else:
-        data = x if _is_blob(x, ctx) else exp.Anonymous(
-            this="convert_to", expressions=[_text(x), exp.Literal.string("UTF8")])
+        if _is_blob(x, ctx):
+            data = x
+        elif can_hold_nul(x, ctx):  # the UTF-8 of the decoded text (backends/pg_text.py)
+            data = exp.Anonymous(this="hdb_utf8", expressions=[_text(x)])
+        else:
+            data = exp.Anonymous(this="convert_to", expressions=[_text(x), exp.Literal.string("UTF8")])
         if isinstance(x, exp.Placeholder):
             raise errors.not_supported("hex() of a parameter", ctx.dialect)
         out = exp.Upper(this=exp.Anonymous(this="encode", expressions=[data, exp.Literal.string("hex")]))
@@ -114,9 +119,11 @@ def _quote(node: exp.Anonymous, ctx: Context) -> exp.Expression:
         body: exp.Expression = _text(x.copy()) if not ctx.is_mysql else exp.Cast(
             this=x.copy(), to=exp.DataType.build("CHAR"))
     elif _is_texty(x, ctx):
-        doubled = exp.Replace(this=x.copy(), expression=exp.Literal.string("'"), replacement=exp.Literal.string("''"))
+        text = cstr(x.copy(), ctx)  # SQLite quotes text up to its first NUL
+        doubled = exp.Replace(this=text, expression=exp.Literal.string("'"), replacement=exp.Literal.string("''"))
         body = exp.DPipe(this=exp.DPipe(this=exp.Literal.string("'"), expression=doubled, safe=True),
                          expression=exp.Literal.string("'"), safe=True)
+        body = reencode(body, text, ctx)
     else:
         raise errors.not_supported("quote() of a REAL, BLOB or untyped value", ctx.dialect)
     return exp.Coalesce(this=body, expressions=[exp.Literal.string("NULL")])
@@ -146,8 +153,11 @@ def _printf(node: exp.Anonymous, ctx: Context) -> exp.Expression:
         if kind in "di":
             arg = exp.Cast(this=arg, to=exp.DataType.build("BIGINT"))
             arg = exp.Coalesce(this=arg, expressions=[exp.Literal.number(0)])
-        parts.append(exp.Coalesce(this=_text(arg) if not ctx.is_mysql else exp.Cast(
-            this=arg, to=exp.DataType.build("CHAR")), expressions=[exp.Literal.string("")]))
+        value = _text(arg) if not ctx.is_mysql else exp.Cast(this=arg, to=exp.DataType.build("CHAR"))
+        if kind == "s":  # %s prints text up to its first NUL
+            cut = cstr(value, ctx)
+            value = reencode(cut, cut, ctx)
+        parts.append(exp.Coalesce(this=value, expressions=[exp.Literal.string("")]))
     if pos < len(text):
         parts.append(exp.Literal.string(text[pos:]))
     if not parts:

@@ -29,6 +29,7 @@ from ... import errors
 from ..context import Context
 from ._walk import bottom_up
 from .arithmetic import column_affinity
+from .c_strings import cstr, reencode
 
 
 def _int(node: exp.Expression) -> int | None:
@@ -111,9 +112,11 @@ def _blob_substr(node: exp.Substring, ctx: Context) -> exp.Expression:
     known statically for a column declared BLOB."""
     x = node.this
     blob = isinstance(x, exp.Column) and column_affinity(x, ctx) == "BLOB"  # before x leaves the tree
-    result = _substr(node, ctx)
     if not blob:
-        return result
+        text = cstr(x, ctx)  # SQLite's substr of text stops at the first NUL
+        node.set("this", text)
+        return reencode(_substr(node, ctx), text, ctx)
+    result = _substr(node, ctx)
     empty = exp.EQ(this=exp.Length(this=x.copy()), expression=exp.Literal.number(0))
     return exp.Case(ifs=[exp.If(this=empty, true=exp.Null())], default=result)
 
@@ -174,8 +177,8 @@ def _fold(x: exp.Expression, ctx: Context) -> exp.Expression:
 
 def _like(node: exp.Expression, ctx: Context) -> exp.Expression:
     like = node.this if isinstance(node, exp.Escape) else node
-    like.set("this", _fold(like.this, ctx))
-    like.set("expression", _fold(like.expression, ctx))
+    like.set("this", _fold(cstr(like.this, ctx), ctx))  # SQLite's LIKE stops at a NUL on both sides
+    like.set("expression", _fold(cstr(like.expression, ctx), ctx))
     if isinstance(node, exp.Escape):
         escape = node.expression
         if isinstance(escape, exp.Literal) and escape.is_string and escape.this in _UPPER:
@@ -207,14 +210,24 @@ def sqlite_like(tree: exp.Expression, ctx: Context) -> exp.Expression:
     return bottom_up(tree, rewrite)
 
 
-_PG_ESCAPE = "\uffff"  # backends/pg_text.py: U+FFFF in stored text is written as U+FFFF '1'
+_PG_ESCAPE = "\x01"  # backends/pg_text.py: NUL is stored as U+0001 U+0001, U+0001 as U+0001 U+0002
+
+
+def _is_dt_format(node: exp.Literal) -> bool:
+    parent = node.parent
+    return (isinstance(parent, exp.Anonymous) and str(parent.this).lower() == "hdb_dt"
+            and bool(parent.expressions) and parent.expressions[0] is node)
 
 
 def pg_escaped_literals(tree: exp.Expression, ctx: Context) -> exp.Expression:
-    """String literals hold U+FFFF the way bound text does on PostgreSQL (pg_text.py),
-    so a literal and a parameter with the same text compare equal.  (NUL cannot occur:
-    sqlite3 refuses SQL text containing it.)"""
+    """String literals hold U+0001 (and NUL, from ``char(0)``: sqlite3 refuses SQL
+    text containing it) the way bound text does on PostgreSQL (pg_text.py), so a
+    literal and a parameter with the same text compare equal.  The format of
+    hdb_dt() is the helper's own (U+0001/U+0002 are its markers, passes/datetime.py)."""
     for node in tree.find_all(exp.Literal):
-        if node.is_string and _PG_ESCAPE in node.this:
-            node.set("this", node.this.replace(_PG_ESCAPE, _PG_ESCAPE + "1"))
+        if _is_dt_format(node):
+            continue
+        if node.is_string and (_PG_ESCAPE in node.this or "\x00" in node.this):
+            text = node.this.replace(_PG_ESCAPE, _PG_ESCAPE + "\x02").replace("\x00", _PG_ESCAPE + _PG_ESCAPE)
+            node.set("this", text)
     return tree
