@@ -146,6 +146,30 @@ def test_values_that_cannot_round_trip_are_refused(server, cli):
     assert set(server.namespaces()) == before  # nothing left behind
 
 
+def test_text_with_nul_and_control_characters_migrates_exactly(server, cli):
+    """Hermes stores content starting with a NUL marker: it moves, and reads back
+    and searches as on SQLite (the shim's PostgreSQL escape, issue 9)."""
+    values = ["a\x00b", "\x00marker then words", "\x01 one", "\x01\x02\x00", "plain words", "\uffff end"]
+    path = server.path("nul.db")
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, u); CREATE VIRTUAL TABLE f USING fts5(x);")
+    db.executemany("INSERT INTO t (a, u) VALUES (?, ?)", [(v, v) for v in values])
+    db.executemany("INSERT INTO f (x) VALUES (?)", [(v + " words",) for v in values])
+    db.commit()
+    expected = {
+        "rows": db.execute("SELECT id, a, u, length(a) FROM t ORDER BY a, id").fetchall(),
+        "fts": db.execute("SELECT rowid, x FROM f WHERE f MATCH 'words' ORDER BY rowid").fetchall(),
+    }
+    db.close()
+    r = cli("migrate", path, "--to", server.url)
+    assert r.code == 0, r.err
+    assert "verified: row counts and checksums match" in r.out
+    conn = server.connect(path)
+    assert conn.execute("SELECT id, a, u, length(a) FROM t ORDER BY a, id").fetchall() == expected["rows"]
+    assert conn.execute("SELECT rowid, x FROM f WHERE f MATCH 'words' ORDER BY rowid").fetchall() == expected["fts"]
+    assert conn.execute("SELECT count(*) FROM t WHERE a = ?", ("a\x00b",)).fetchone() == (1,)
+
+
 def test_usage_errors(server, source, cli, tmp_path):
     assert cli("migrate", str(tmp_path / "missing.db"), "--to", server.url).code == 2
     assert cli("migrate", source, "--to", server.url, "--batch", "0").code == 2

@@ -21,7 +21,7 @@ def allowed(kind: str, server: str) -> set[str]:
     if kind == "numeric":
         return {"integer", "real", "null"}
     if kind in _TEXTS:
-        return {"text", "null"} | ({"text+nul"} if server != "postgres" else set())
+        return {"text", "null", "text+nul"}  # PostgreSQL: NUL escaped as the shim stores it (pg_text)
     if kind in _BINARY:
         return {"blob", "null"}
     return {"integer", "real", "text", "text+nul", "blob", "null"}

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...backends import pg_text
 from ...fts.server.storage import Storage, encode, term_key, varints
 from ...fts.sqlvalues import sql_text
 
@@ -31,6 +32,7 @@ def _my_bytes(raw: bytes) -> str:
 
 
 def _pg_text(text: str) -> str:
+    text = pg_text.encode(text)  # NUL and U+0001 as the shim stores them (backends/pg_text.py)
     return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 

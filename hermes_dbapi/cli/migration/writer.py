@@ -12,6 +12,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Iterator, Sequence
 
+from ...backends import pg_text
+
 _PG_COPY_TYPES = {"bigint": "int8", "double precision": "float8", "text": "text", "bytea": "bytea", "numeric": "numeric"}
 
 
@@ -88,8 +90,9 @@ class Writer:
             with self.raw.cursor() as cur:
                 with cur.copy(f"COPY {q(self.server_table(table))} ({names}) FROM STDIN (FORMAT BINARY)") as copy:
                     copy.set_types([_PG_COPY_TYPES.get(kind, kind) for _name, kind in server])
+                    encode = pg_text.encode  # NUL and U+0001 as the shim stores them
                     for row in rows:
-                        copy.write_row(row)
+                        copy.write_row([encode(v) if type(v) is str else v for v in row])
             return
         marks = ", ".join(["%s"] * len(columns))
         with self.raw.cursor() as cur:
@@ -112,8 +115,8 @@ class Writer:
             with self.raw.transaction():
                 with self.raw.cursor(name="hermes_migrate_verify") as cur:
                     cur.execute(sql)
-                    while rows := cur.fetchmany(size):
-                        yield from rows
+                    while rows := cur.fetchmany(size):  # decoded as the shim reads them
+                        yield from pg_text.decode_rows(rows, pg_text.text_columns(cur.pgresult))
             return
         import pymysql.cursors
 
