@@ -16,7 +16,7 @@ from typing import Any
 
 from . import my_datetime, my_json, pg_cast, pg_datetime, pg_json, pg_text
 
-VERSION = 8
+VERSION = 9
 _MARKER = f"hdb_helpers_v{VERSION}"
 
 

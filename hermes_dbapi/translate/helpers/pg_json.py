@@ -125,11 +125,21 @@ SELECT CASE WHEN t IS NULL OR t = 'null' THEN NULL
             WHEN t ~ '^-?[0-9]+$' THEN t
             ELSE hdb_jreal(t::float8) END
 $f$;
+CREATE OR REPLACE FUNCTION hdb_jreal_num(x numeric) RETURNS numeric
+LANGUAGE sql IMMUTABLE AS $f$
+SELECT CASE WHEN scale(x) = 0 THEN round(x, 1) ELSE x END
+$f$;
 CREATE OR REPLACE FUNCTION hdb_jnum(t text) RETURNS numeric
 LANGUAGE sql IMMUTABLE AS $f$
 SELECT CASE WHEN t IS NULL OR t = 'null' OR left(t, 1) IN ('"', '{', '[') THEN NULL
             WHEN t = 'true' THEN 1 WHEN t = 'false' THEN 0
-            WHEN t ~ '^-?[0-9]+$' THEN t::numeric ELSE t::float8::numeric END
+            WHEN t ~ '^-?[0-9]+$' THEN t::numeric ELSE hdb_jreal_num(t::float8::numeric) END
+$f$;
+CREATE OR REPLACE FUNCTION hdb_jdiv(a numeric, b numeric, a_int boolean, b_int boolean) RETURNS numeric
+LANGUAGE sql IMMUTABLE AS $f$
+SELECT CASE WHEN b = 0 THEN NULL
+            WHEN COALESCE(a_int, scale(a) = 0) AND COALESCE(b_int, scale(b) = 0) THEN trunc(a / b)
+            ELSE a / b END
 $f$;
 CREATE OR REPLACE FUNCTION hdb_jclass(t text) RETURNS int
 LANGUAGE sql IMMUTABLE AS $f$

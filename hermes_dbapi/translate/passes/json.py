@@ -34,6 +34,7 @@ _ANON = {
 _JSON_OUT = "hdb_json_out"  # meta flag: the node yields JSON text (embedded as JSON, not as a string)
 _WRAPPERS = ("hdb_jclass", "hdb_jnum", "hdb_jtext")
 _COMPARE = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
+_JSON_DIV = "hdb_json_div"
 _ARITH = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.Sum, exp.Avg, exp.Neg)
 
 
@@ -251,6 +252,8 @@ def _value(node: exp.Expression, ctx: Context, top: exp.Expression, typed: list[
             # one column type per statement: SQLite's int-or-real per row (and its integer
             # division) cannot come out of MariaDB's DOUBLE; CAST(… AS INTEGER/REAL) can
             raise errors.not_supported("a JSON value in arithmetic or SUM() (CAST it to INTEGER or REAL)", ctx.dialect)
+        if isinstance(parent, exp.Div):
+            parent.meta[_JSON_DIV] = True  # SQLite divides integers as integers: _json_divisions
         return _fn("hdb_jnum", raw)
     return _fn("hdb_jtext", raw)
 
@@ -364,6 +367,28 @@ def _table_functions(tree: exp.Expression, ctx: Context, typed: list[int]) -> No
         select.set("expressions", items)
 
 
+def _json_divisions(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """PostgreSQL: ``x / y`` with a JSON value is ``hdb_jdiv(x, y, x_int, y_int)``: an
+    integer division when both are integers, told at run time for a JSON value (its
+    numeric scale: hdb_jnum keeps a decimal for reals) and from the types otherwise."""
+    from .arithmetic import is_integer
+
+    def rewrite(node: exp.Expression) -> exp.Expression:
+        if not (isinstance(node, exp.Div) and node.meta.get(_JSON_DIV)):
+            return node
+        sides, flags = [], []
+        for side in (node.this, node.expression):
+            if isinstance(side, exp.Anonymous) and str(side.this).lower() == "hdb_jnum":
+                sides.append(side)
+                flags.append(exp.Null())
+            else:  # float8 reaches numeric only by an explicit cast
+                sides.append(exp.Cast(this=side, to=exp.DataType.build("DECIMAL")))
+                flags.append(exp.Boolean(this=is_integer(side, ctx)))
+        return _fn("hdb_jdiv", *sides, *flags)
+
+    return bottom_up(tree, rewrite)
+
+
 def sqlite_json(tree: exp.Expression, ctx: Context) -> exp.Expression:
     _valid_as_condition(tree, ctx)
     if not any(_call(node) is not None for node in tree.walk()):
@@ -384,6 +409,7 @@ def sqlite_json(tree: exp.Expression, ctx: Context) -> exp.Expression:
         return out
 
     tree = bottom_up(tree, rewrite)
+    tree = _json_divisions(tree, ctx)
     _text_above_numbers(tree)
     if typed and isinstance(top, exp.Select):
         ctx.facts["json_typed"] = tuple(sorted(typed))
