@@ -14,7 +14,7 @@ import sys
 import threading
 from typing import Any, Iterable
 
-from . import binding, errors, returning, statements, stdclass
+from . import binding, errors, returning, statements, stdclass, upsert_rows
 from .batch import plain_bindable
 from .batch import profile as batch_profile
 from ._stdlib import sqlite3
@@ -401,6 +401,9 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
                     if len(self._plans) >= 512:
                         self._plans.clear()
                     self._plans[sql] = (keyword, translation)
+            if translation.rows > 1 and translation.conflict and upsert_rows.wanted(self, translation) \
+                    and upsert_rows.run(self, cursor, sql, parameters, keyword):
+                return  # PostgreSQL: a multi-row upsert row by row, for SQLite's ids (upsert_rows.py)
             params = self._bind(sql, translation, parameters)
             began = self._begin_implicitly(keyword)
             try:

@@ -1,0 +1,85 @@
+"""PostgreSQL: a multi-row upsert or OR IGNORE, one row at a time, for SQLite's ids.
+
+PostgreSQL draws an identity value for every VALUES row before it looks for a
+conflict, so a row that updates (or is skipped) uses one up, and the new rows
+after it in the same statement get ids past SQLite's ``max + 1``.  Here each
+row is its own INSERT (the statement's parameters bound by number, see
+``fts/server/sqlrun.py``), the sequence is set back after a row that inserted
+nothing, and the whole runs atomically, as the one statement would.  Only when
+the ids are the shim's to give: an id column the INSERT does not list, not
+AUTOINCREMENT, no RETURNING (``Connection._rewind_identity`` has the rules).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import sqlglot
+from sqlglot import exp
+
+from ._stdlib import sqlite3
+
+if TYPE_CHECKING:
+    from .connection import Connection
+    from .cursor import Cursor
+    from .translate import Translation
+
+
+def wanted(conn: "Connection", translation: "Translation") -> bool:
+    if conn._backend.kind != "postgres" or not translation.conflict or translation.rows < 2:
+        return False
+    if translation.returns_rows or not translation.table or translation.listed is None:
+        return False
+    column = conn._rowid_target(translation.table)
+    if column is None or column.lower() in {name.lower() for name in translation.listed}:
+        return False
+    return not conn._autoincrement(translation.table)
+
+
+def run(conn: "Connection", cursor: "Cursor", sql: str, parameters: Any, keyword: str) -> bool:
+    """Run ``sql`` row by row; False when it is not a plain ``INSERT … VALUES``."""
+    from . import returning
+    from .connection import _fts
+    from .fts.server import sqlrun
+    from .translate.params import scan
+
+    found = scan(sql)
+    tree = sqlglot.parse_one(found.sql, read="sqlite")
+    source = tree.expression if isinstance(tree, exp.Insert) else None
+    if not isinstance(source, exp.Values) or tree.args.get("with_") or tree.args.get("with"):
+        return False
+    values = returning._bind(conn, sql, found, parameters)
+    backend = conn._backend
+    conn._begin_implicitly(keyword)
+    total = 0
+    with _fts(conn).atomic():
+        for row in source.expressions:
+            single = tree.copy()
+            single.set("expression", exp.Values(expressions=[row.copy()]))
+            text = single.sql(dialect="sqlite")
+            tr = sqlrun.translation(conn, text)
+            driver_sql, with_id = conn._with_rowid(tr)
+            raw = backend.cursor()
+            try:
+                backend.execute(raw, driver_sql, sqlrun.driver_params(tr, values), returning_rowid=with_id,
+                                table=tr.table)
+            except sqlite3.IntegrityError as exc:
+                from .errors import refine
+                from .translate.params import MARKER
+
+                named = {f"{MARKER}{i + 1}": v for i, v in enumerate(values)}
+                raise refine.integrity(conn, text, named, exc) from None
+            finally:
+                raw.close()
+            total += max(raw.rowcount, 0)
+            if raw.lastrowid is not None:
+                conn._last_rowid = raw.lastrowid
+                if with_id:
+                    conn._advance_identity(tr, raw)
+            if not raw.inserted:
+                conn._rewind_identity(tr)  # the row updated or was skipped: its drawn id goes back
+    conn._changes = total
+    conn._total_changes += total
+    cursor._raw_cursor().reset()
+    cursor._set_result(None, total, conn._last_rowid)
+    return True
