@@ -168,3 +168,14 @@ def test_unique_on_nul_text(pair, backend, request):
         return out
 
     same(pair, run)
+
+
+@pytest.mark.parametrize("blob", [b"\x00\x01\x02", b"ab\x00", b"\x00"])
+def test_blob_parameters_are_read_whole(pair, blob):
+    """A bytes parameter holding NUL is a BLOB: length/substr read every byte, as
+    SQLite does (only text stops at its first NUL)."""
+
+    def run(conn):
+        return _rows(conn, "SELECT length(?), substr(?, 2), length(?) = ?", (blob, blob, blob, len(blob)))
+
+    same(pair, run)

@@ -50,8 +50,11 @@ def can_hold_nul(x: exp.Expression, ctx: Context) -> bool:
 _CSTR_NAMES = ("hdb_cstr", "hdb_cstr1", "substring_index")
 
 
+_CSTR_META = "hdb_cstr"
+
+
 def _is_cstr(x: exp.Expression) -> bool:
-    return isinstance(x, exp.Anonymous) and str(x.this).lower() in _CSTR_NAMES
+    return bool(x.meta.get(_CSTR_META)) or isinstance(x, exp.Anonymous) and str(x.this).lower() in _CSTR_NAMES
 
 
 def _simple(x: exp.Expression) -> bool:
@@ -66,7 +69,15 @@ def cstr(x: exp.Expression, ctx: Context) -> exp.Expression:
     if _is_cstr(x) or not can_hold_nul(x, ctx):
         return x
     if ctx.is_mysql:
-        return _call("SUBSTRING_INDEX", x, exp.Literal.string(_NUL), exp.Literal.number(1))
+        cut = _call("SUBSTRING_INDEX", x, exp.Literal.string(_NUL), exp.Literal.number(1))
+        if not _simple(x):
+            return cut
+        # a BLOB (a bytes parameter, a blob in a column without a type) is read whole, as
+        # SQLite reads blobs; numbers have the binary charset too and hold no NUL
+        binary = exp.EQ(this=_call("CHARSET", x.copy()), expression=exp.Literal.string("binary"))
+        out = exp.If(this=binary, true=x.copy(), false=cut)
+        out.meta[_CSTR_META] = True
+        return out
     return _call("hdb_cstr" if _simple(x) else "hdb_cstr1", x)
 
 
