@@ -70,6 +70,22 @@ def _glob(node: exp.Glob, ctx: Context) -> exp.Expression:
     return exp.RegexpLike(this=cstr(_text(node.this), ctx), expression=exp.Literal.string(regex))
 
 
+def _substr_base(x: exp.Expression) -> exp.Expression:
+    """What a (rewritten) ``substr()`` reads: a substring of a blob is a blob."""
+    while True:
+        if isinstance(x, exp.Paren):
+            x = x.this
+        elif isinstance(x, exp.Case) and isinstance(x.args.get("default"), exp.Substring):
+            x = x.args["default"]  # strings.sqlite_substr: CASE WHEN length(v) = 0 THEN NULL ELSE …
+        elif isinstance(x, exp.Substring):
+            x = x.this
+        elif isinstance(x, exp.Anonymous) and str(x.this).lower() in ("hdb_enc", "hdb_cstr", "hdb_cstr1") \
+                and x.expressions:
+            x = x.expressions[0]
+        else:
+            return x
+
+
 def _is_blob(x: exp.Expression, ctx: Context) -> bool:
     if isinstance(x, exp.HexString):
         return True
@@ -99,7 +115,10 @@ def _hex(node: exp.Hex, ctx: Context) -> exp.Expression:
             this=x, to=exp.DataType.build("CHAR"))
         out: exp.Expression = exp.Anonymous(this="HEX", expressions=[inner])
     else:
-        if _is_blob(x, ctx):
+        base = _substr_base(x)
+        if isinstance(base, exp.Placeholder):  # substr(?) keeps the parameter's unknown kind
+            raise errors.not_supported("hex() of a parameter", ctx.dialect)
+        if _is_blob(x, ctx) or base is not x and _is_blob(base, ctx):
             data = x
         elif can_hold_nul(x, ctx):  # the UTF-8 of the decoded text (backends/pg_text.py)
             data = exp.Anonymous(this="hdb_utf8", expressions=[_text(x)])
