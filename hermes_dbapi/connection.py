@@ -403,7 +403,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
                     self._plans[sql] = (keyword, translation)
             if translation.rows > 1 and translation.conflict and upsert_rows.wanted(self, translation) \
                     and upsert_rows.run(self, cursor, sql, parameters, keyword):
-                return  # PostgreSQL: a multi-row upsert row by row, for SQLite's ids (upsert_rows.py)
+                return  # a multi-row upsert row by row, for SQLite's ids (upsert_rows.py)
             params = self._bind(sql, translation, parameters)
             began = self._begin_implicitly(keyword)
             try:

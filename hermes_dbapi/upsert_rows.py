@@ -1,13 +1,18 @@
-"""PostgreSQL: a multi-row upsert or OR IGNORE, one row at a time, for SQLite's ids.
+"""A multi-row upsert or OR IGNORE, one row at a time, for SQLite's ids.
 
 PostgreSQL draws an identity value for every VALUES row before it looks for a
-conflict, so a row that updates (or is skipped) uses one up, and the new rows
-after it in the same statement get ids past SQLite's ``max + 1``.  Here each
+conflict, so a row that updates (or is skipped) uses one up and the new rows
+after it get ids past SQLite's ``max + 1``; MariaDB does the same with
+AUTO_INCREMENT (and a multi-row INSERT … SELECT reserves even more).  Here each
 row is its own INSERT (the statement's parameters bound by number, see
-``fts/server/sqlrun.py``), the sequence is set back after a row that inserted
-nothing, and the whole runs atomically, as the one statement would.  Only when
-the ids are the shim's to give: an id column the INSERT does not list, not
-AUTOINCREMENT, no RETURNING (``Connection._rewind_identity`` has the rules).
+``fts/server/sqlrun.py``) and the whole runs atomically, as the one statement
+would.  PostgreSQL sets the sequence back after a row that inserted nothing;
+on MariaDB the one-row INSERT carries the id of the row it meets and draws
+nothing (``translate/passes/mysql_ids.py``).  Only when the ids are the shim's
+to give: an id column the INSERT does not list, no RETURNING.  AUTOINCREMENT
+tables: SQLite burns an id per conflicting row, as PostgreSQL does in one
+statement; MariaDB hands a multi-row statement's unused values to the rows
+after, so there too row by row (a one-row statement burns one, as SQLite).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import sqlglot
 from sqlglot import exp
 
 from ._stdlib import sqlite3
+from .translate.context import HIDDEN_ROWID
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -26,14 +32,18 @@ if TYPE_CHECKING:
 
 
 def wanted(conn: "Connection", translation: "Translation") -> bool:
-    if conn._backend.kind != "postgres" or not translation.conflict or translation.rows < 2:
+    if not translation.conflict or translation.rows < 2:
         return False
-    if translation.returns_rows or not translation.table or translation.listed is None:
+    if translation.returns_rows or not translation.table:
         return False
     column = conn._rowid_target(translation.table)
-    if column is None or column.lower() in {name.lower() for name in translation.listed}:
+    if column is None or translation.listed is None and (column != HIDDEN_ROWID or conn._backend.kind == "postgres"):
+        return False  # no column list: the values give the rowid alias (a hidden rowid is never listed)
+    if column.lower() in {name.lower() for name in translation.listed or ()}:
         return False
-    return not conn._autoincrement(translation.table)
+    # AUTOINCREMENT: SQLite burns an id per conflicting row, as PostgreSQL does in one statement;
+    # MariaDB gives a multi-row statement's unused values to the rows after (a one-row one burns)
+    return conn._backend.kind != "postgres" or not conn._autoincrement(translation.table)
 
 
 def run(conn: "Connection", cursor: "Cursor", sql: str, parameters: Any, keyword: str) -> bool:

@@ -25,6 +25,7 @@ from . import (
     json,
     limits,
     mysql_dml,
+    mysql_ids,
     numeric_cast,
     pg_types,
     queries,
@@ -42,6 +43,7 @@ _SQL: list[Pass] = [
     numeric_cast.mark_numeric_casts,  # before any pass makes casts of its own
     conflicts.insert_or,
     conflicts.upsert,
+    mysql_ids.existing_ids,  # after the ON DUPLICATE KEY UPDATE is made
     rowid.rowid_alias,
     queries.derived_aliases,
     queries.order_by_source_columns,

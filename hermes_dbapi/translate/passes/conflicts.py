@@ -32,7 +32,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from ..context import HIDDEN_ROWID, Context
-from . import ignore_rows
+from . import ignore_rows, mysql_ids
 
 SKIPPED = "@hermes_skipped"  # the backend reads and resets it after the statement
 _COUNT = exp.var(f"({SKIPPED} := {SKIPPED} + 1)")
@@ -134,6 +134,7 @@ def insert_or(tree: exp.Expression, ctx: Context) -> exp.Expression:
         ignore_rows.filter_rows(tree, ctx, keys)
         if ctx.is_mysql:
             _mysql_no_op(tree, ctx)
+            ctx.facts[mysql_ids.TARGET] = None
         else:
             tree.set("conflict", exp.OnConflict(action=exp.var("DO NOTHING")))
         return tree
@@ -181,6 +182,7 @@ def upsert(tree: exp.Expression, ctx: Context) -> exp.Expression:
         return tree
     action = str(conflict.args.get("action") or "").upper()
     table = _table_name(tree)
+    ctx.facts[mysql_ids.TARGET] = None if "NOTHING" in action else [k.name for k in keys] or None
     if "NOTHING" in action:
         tree.set("conflict", None)
         _mysql_no_op(tree, ctx)
