@@ -12,7 +12,9 @@ wrapper depends on where the value is used:
   numeric, so int stays int; MariaDB refuses arithmetic and SUM, its DOUBLE would
   turn 3 / 2 into 1.5 and 2 into 2.0);
 * ORDER BY: three keys (storage class, number, text), SQLite's value order;
-* GROUP BY: the node text itself; anywhere else ``hdb_jtext`` (SQLite's text).
+* GROUP BY: the node text itself; anywhere else ``hdb_jtext`` (SQLite's text),
+  except where the value's own type would show (COALESCE/IFNULL/NULLIF/IIF/CASE
+  results, min/max, abs on MariaDB, typeof): NotSupportedError, CAST it.
 
 ``json_each``/``json_tree`` in FROM: PostgreSQL ``hdb_jeach`` (value/atom/key as
 text; as result columns the tagged ``hdb_*`` twins); refused on MariaDB.
@@ -36,6 +38,9 @@ _WRAPPERS = ("hdb_jclass", "hdb_jnum", "hdb_jtext")
 _COMPARE = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
 _JSON_DIV = "hdb_json_div"
 _ARITH = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.Sum, exp.Avg, exp.Neg)
+# where a JSON value's per-row type shows: passed through, typed, or compared inside the call
+_TYPED_USES = (exp.Coalesce, exp.Nullif, exp.If, exp.Case, exp.Max, exp.Min, exp.Greatest, exp.Least, exp.Abs,
+               exp.Typeof)
 
 
 def _call(node: exp.Expression) -> tuple[str, list[exp.Expression]] | None:
@@ -255,7 +260,72 @@ def _value(node: exp.Expression, ctx: Context, top: exp.Expression, typed: list[
         if isinstance(parent, exp.Div):
             parent.meta[_JSON_DIV] = True  # SQLite divides integers as integers: _json_divisions
         return _fn("hdb_jnum", raw)
+    if isinstance(parent, exp.Abs) and not ctx.is_mysql or _is_total(parent):
+        return _fn("hdb_jnum", raw)  # PostgreSQL's numeric keeps an integer an integer; total() is a REAL
+    holder = _passed_through(node)
+    index = _projection_index(holder, top) if holder is not None else None
+    if index is not None and _as_json_values(holder):
+        typed.append(index)  # the result column holds JSON text: decoded to the value's own type
+        return _fn("hdb_jval", raw)
+    if isinstance(parent, _TYPED_USES) and not (isinstance(parent, exp.If) and node.arg_key == "this"):
+        # the value's own type (integer, real or text per row) would come out, or be compared,
+        # as text (or MariaDB's DOUBLE): refused rather than silently different
+        name = parent.sql_name() if not isinstance(parent, exp.If) else "CASE/IIF"
+        raise errors.not_supported(f"a JSON value as an argument of {name} (CAST it to INTEGER, REAL or TEXT)",
+                                   ctx.dialect)
     return _fn("hdb_jtext", raw)
+
+
+def _passed_through(node: exp.Expression) -> exp.Expression | None:
+    """The COALESCE/IFNULL, IIF or CASE whose result ``node`` can be, if it is one of those."""
+    parent = node.parent
+    if isinstance(parent, exp.Coalesce):
+        return parent
+    if isinstance(parent, exp.If) and node.arg_key in ("true", "false"):
+        return parent.parent if isinstance(parent.parent, exp.Case) else parent
+    if isinstance(parent, exp.Case) and node.arg_key == "default":
+        return parent
+    return None
+
+
+def _results(holder: exp.Expression) -> list[exp.Expression]:
+    if isinstance(holder, exp.Coalesce):
+        return [holder.this, *holder.expressions]
+    if isinstance(holder, exp.Case):
+        return [i.args.get("true") for i in holder.args.get("ifs") or []] + [holder.args.get("default")]
+    return [holder.args.get("true"), holder.args.get("false")]
+
+
+def _as_json_values(holder: exp.Expression) -> bool:
+    """A result column choosing between JSON values and constants: the constants become
+    JSON text too, so the whole column is decoded (True), else it cannot be (False)."""
+    results = [r for r in _results(holder) if r is not None]
+    for r in results:
+        if not (_is_value(r) or isinstance(r, exp.Null) or _constant(r) is not None
+                or isinstance(r, exp.Anonymous) and str(r.this).lower() == "hdb_jval"):
+            return False
+    for r in results:
+        text = _constant(r)
+        if text is not None:
+            r.replace(exp.Literal.string(text))
+    return True
+
+
+def _constant(node: exp.Expression) -> str | None:
+    """The JSON text of a literal (a number keeps its digits, a string is quoted)."""
+    import json
+
+    negative = isinstance(node, exp.Neg)
+    literal = node.this if negative else node
+    if not isinstance(literal, exp.Literal) or literal.meta.get(_JSON_OUT):
+        return None
+    if literal.is_string:
+        return None if negative else json.dumps(literal.this, ensure_ascii=False)
+    return ("-" if negative else "") + literal.this
+
+
+def _is_total(node: exp.Expression | None) -> bool:
+    return isinstance(node, exp.Anonymous) and str(node.this).lower() == "total"
 
 
 def _order_keys(tree: exp.Expression) -> None:
@@ -412,5 +482,5 @@ def sqlite_json(tree: exp.Expression, ctx: Context) -> exp.Expression:
     tree = _json_divisions(tree, ctx)
     _text_above_numbers(tree)
     if typed and isinstance(top, exp.Select):
-        ctx.facts["json_typed"] = tuple(sorted(typed))
+        ctx.facts["json_typed"] = tuple(sorted(set(typed)))
     return tree
