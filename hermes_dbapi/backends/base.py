@@ -184,6 +184,12 @@ class Backend(ABC):
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
         """Run shim-internal SQL (driver syntax) and return all rows."""
 
+    def write_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """Run shim-internal writes in order, stopping at the first error (PostgreSQL:
+        one round trip for all of them)."""
+        for sql, params in statements:
+            self.query(sql, params)
+
     def advance_identity(self, table: str, column: str, value: int) -> None:
         """Make the next automatic id of ``table`` larger than ``value`` (if needed)."""
 

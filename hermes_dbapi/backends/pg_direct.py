@@ -162,6 +162,23 @@ class DirectPath:
                 raise self._error(result)
         return DirectResult(results[1], tx)
 
+    def batch(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """Several statements (never prepared) in one pipeline; the first failure
+        raises and the statements after it did not run."""
+        pgconn = self.conn.pgconn
+        pgconn.enter_pipeline_mode()
+        try:
+            for sql, params in statements:
+                query, _tx, values, types, formats = self._dump(sql, params)
+                pgconn.send_query_params(query, values, types, formats)
+            pgconn.pipeline_sync()
+            results = self._collect(pgconn, True)
+        finally:
+            pgconn.exit_pipeline_mode()
+        for result in results:
+            if result.status not in _OK:
+                raise self._error(result)
+
     def script(self, sql: bytes) -> list[pq.abc.PGresult]:
         """Several statements in one simple query (one round trip); the first failure raises."""
         pgconn = self.conn.pgconn

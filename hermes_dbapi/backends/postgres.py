@@ -489,6 +489,21 @@ class PostgresBackend(faults.PgFaults, Backend):
         except psycopg.Error as exc:  # never a driver exception to the application
             raise self._translate(exc, in_transaction) from None
 
+    def write_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """issue 8: the FTS index writes of one statement in one libpq pipeline."""
+        if len(statements) < 2:
+            super().write_all(statements)
+            return
+        in_transaction = self.in_transaction
+        if not in_transaction:
+            self._ensure_live()  # issue 5
+        try:
+            self._direct_path().batch([(sql, pg_text.encode_params(params)) for sql, params in statements])
+        except pg_direct.Unsupported:
+            super().write_all(statements)
+        except psycopg.Error as exc:  # never a driver exception to the application
+            raise self._translate(exc, in_transaction) from None
+
     def advance_identity(self, table: str, column: str, value: int) -> None:
         """Move the identity sequence of ``table.column`` past ``value`` (never back)."""
         self.query(

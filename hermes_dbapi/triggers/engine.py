@@ -35,6 +35,7 @@ def _parse(text: str) -> exp.Expression:
         if len(_PARSED) >= 512:
             _PARSED.clear()
         tree = _PARSED[text] = sqlglot.parse_one(text, read="sqlite")
+        tree.meta[sqlrun.SQLITE_TEXT] = text
     return tree.copy()
 
 if TYPE_CHECKING:
@@ -390,7 +391,9 @@ class _Table:
         need_values = before or self.rid is None
         # (tree for one row, its values, its source values if known)
         rows: list[tuple[exp.Insert, list[Any], tuple | None]] = []
-        if isinstance(source, exp.Values):
+        if isinstance(source, exp.Values) and len(source.expressions) == 1:
+            rows.append((tree, list(values), None))  # issue 8: the statement as parsed, no copy
+        elif isinstance(source, exp.Values):
             for tup in source.expressions:
                 per = tree.copy()
                 per.set("expression", exp.Values(expressions=[tup.copy()]))
@@ -423,7 +426,8 @@ class _Table:
                         runner.fire(fired, "BEFORE", new_row)
                     except IgnoreRow:
                         continue
-            done, rowid = runner.execute(per.sql(dialect="sqlite"), vals)
+            text = per.meta.get(sqlrun.SQLITE_TEXT) if per is tree else None  # issue 8: not generated again
+            done, rowid = runner.execute(text or per.sql(dialect="sqlite"), vals)
             if done <= 0:
                 continue  # INSERT OR IGNORE skipped it
             count += 1

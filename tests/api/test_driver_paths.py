@@ -109,3 +109,24 @@ def test_percent_signs_in_statement_text(diff):
         *_repeat(("sql", "SELECT a, a LIKE '%\\%' ESCAPE '\\', 7 % 3, '%s' FROM t WHERE a LIKE ?", ("1%",))),
     ]
     diff.steps(steps, isolation_level=None)
+
+
+@pytest.mark.parametrize("isolation", [None, "DEFERRED"])
+def test_fts_query_plan_reused_and_replanned(diff, isolation):
+    """An FTS5 query's rewrite is planned once per text: other MATCH values reuse it,
+    a table recreated with other columns gets a new plan."""
+    query = ("sql", "SELECT rowid, snippet(f, -1, '[', ']', '...', 4), round(rank, 6) FROM f "
+             "WHERE f MATCH ? ORDER BY rank, rowid", None)
+    steps = [
+        "CREATE VIRTUAL TABLE f USING fts5(a, b)",
+        ("sql", "INSERT INTO f (a, b) VALUES (?, ?)", ("red fish", "blue fish")),
+        ("sql", "INSERT INTO f (a, b) VALUES (?, ?)", ("one fish", "two red")),
+        ("commit",),
+        *[(query[0], query[1], (word,)) for word in ("fish", "red", "two", "fish", "nothing", "b:fish")],
+        "DROP TABLE f",
+        "CREATE VIRTUAL TABLE f USING fts5(b, a, c)",
+        ("sql", "INSERT INTO f (a, b, c) VALUES (?, ?, ?)", ("green", "fish fish", "red")),
+        ("commit",),
+        *[(query[0], query[1], (word,)) for word in ("fish", "red", "c:red", "a:fish")],
+    ]
+    diff.steps(steps, isolation_level=isolation)

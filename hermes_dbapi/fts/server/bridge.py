@@ -34,6 +34,7 @@ _DROP = re.compile(r"(?is)^\s*DROP\s+(TABLE|TRIGGER)\s+(IF\s+EXISTS\s+)?(\S+?)\s
 
 def _unq(name: str) -> str:
     return triggers._unq(name)
+_FTS5_STRUCTURE_ROWID = 10  # the %_data row FTS5 writes when it creates a table (last_insert_rowid)
 
 
 class FtsBridge:
@@ -45,6 +46,7 @@ class FtsBridge:
         self._storages: dict[str, Storage] = {}
         self._script = False
         self._parsed: dict[str, tuple[int, Any, exp.Expression | None]] = {}  # sql -> (epoch, scan, tree)
+        self._plans: dict[tuple[str, bool], tuple[int, Any]] = {}  # (sql, deferring) -> (epoch, select.Plan)
 
     # -- catalog ----------------------------------------------------------
 
@@ -95,7 +97,7 @@ class FtsBridge:
         trig = words & set(self.triggers)
         if not fts and not trig:
             return False
-        found, tree = self._parse(sql)
+        found, tree = self._parse(sql, copy=False)
         if tree is None:
             return False
         target = tree.this if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) else None
@@ -104,10 +106,10 @@ class FtsBridge:
         target_name = target.name.lower() if isinstance(target, exp.Table) else ""
         values = self._bind(sql, found, parameters)
         if target_name in self.specs:
-            self._write(cursor, tree, self.specs[target_name], values, keyword)
+            self._write(cursor, tree.copy(), self.specs[target_name], values, keyword)
             return True
         if target_name in self.triggers:
-            return self._dml_with_triggers(cursor, sql, tree, target_name, values, keyword, parameters)
+            return self._dml_with_triggers(cursor, sql, tree.copy(), target_name, values, keyword, parameters)
         if target is None and fts and isinstance(tree, exp.Query):
             stash = Stash()
             names, rows = self.query_tree(tree, values, sql, found, stash)
@@ -118,9 +120,10 @@ class FtsBridge:
             return True
         return False
 
-    def _parse(self, sql: str) -> tuple[Any, exp.Expression | None]:
+    def _parse(self, sql: str, copy: bool = True) -> tuple[Any, exp.Expression | None]:
         """issue 8: the checked, scanned and parsed statement, once per text and
-        catalog epoch (the sync triggers' writes repeat); the tree is a copy."""
+        catalog epoch (the sync triggers' writes repeat); the tree is a copy
+        (``copy=False``: the cached tree itself, which the caller must not change)."""
         epoch = self.conn._shadow.epoch
         cached = self._parsed.get(sql)
         if cached is None or cached[0] != epoch:
@@ -128,13 +131,14 @@ class FtsBridge:
             found = scan(sql)
             try:
                 tree = sqlglot.parse_one(found.sql, read="sqlite")
+                tree.meta[sqlrun.SQLITE_TEXT] = found.sql
             except sqlglot.errors.ParseError:
                 tree = None
             if len(self._parsed) >= 256:
                 self._parsed.clear()
             cached = self._parsed[sql] = (epoch, found, tree)
         tree = cached[2]
-        return cached[1], None if tree is None else tree.copy()
+        return cached[1], tree.copy() if tree is not None and copy else tree
 
     def _bind(self, sql: str, found: Any, parameters: Any) -> tuple:
         conn = self.conn
@@ -159,7 +163,16 @@ class FtsBridge:
 
     def query_tree(self, tree: exp.Expression, values: Sequence[Any], sql: str, found: Any,
                    stash: Stash | None = None):
-        text = select.rewrite(self.conn, tree, self.specs, values, self._all_storages(), stash)
+        """Rows of a query over FTS tables (``tree``: the cached parse, left unchanged);
+        issue 8: its rewrite is planned once per text, catalog epoch and stash use."""
+        key = (sql, stash is not None)
+        epoch = self.conn._shadow.epoch
+        cached = self._plans.get(key)
+        if cached is None or cached[0] != epoch:
+            if len(self._plans) >= 256:
+                self._plans.clear()
+            cached = self._plans[key] = (epoch, select.plan(self.conn, tree.copy(), self.specs, stash is not None))
+        text = select.run(self.conn, cached[1], values, self._all_storages(), stash)
         server_names, rows = sqlrun.run(self.conn, text, values)
         for deferred in stash.deferred if stash is not None else ():
             rows = deferred.fill(rows, stash)
@@ -319,7 +332,10 @@ class FtsBridge:
         assert m is not None
         name = m.group(1)
         if "." in name and _unq(name.split(".")[0]).lower() in ("temp", "temporary"):
+            existed = self.conn._shadow.has_table(_unq(name.split(".")[-1]))
             self.conn._shadow.apply(sql)  # a probe: lives in the shadow only
+            if not existed and re.search(r"\bUSING\s+fts5\s*\(", sql, re.IGNORECASE):
+                self.conn._last_rowid = _FTS5_STRUCTURE_ROWID
             cursor._set_result(None, -1, self.conn._last_rowid)
             return True
         conn = self.conn
@@ -334,6 +350,7 @@ class FtsBridge:
             spec = self.specs.get(_unq(name).lower())
             if spec is not None:
                 self.storage(spec).create()
+                conn._last_rowid = _FTS5_STRUCTURE_ROWID  # FTS5 wrote its structure record: SQLite's lastrowid
 
         self._ddl(cursor, sql, server)
         return True

@@ -274,8 +274,6 @@ def evaluate(conn: "Connection", ref: Ref, storage: Storage, values: Sequence[An
 
     Deferred calls (``ref.deferred``) get None here and a ``Deferred`` on the stash."""
     index = ServerIndex(storage, text_source(conn, storage))
-    if len(ref.match) > 1:
-        raise errors.not_supported("more than one MATCH on one FTS table", "server")
     node, column = ref.match[0]
     query = constant(node, values, conn)
     from ..sqlvalues import sql_text
@@ -324,8 +322,8 @@ def _aux(ev: Evaluation, scorer: Bm25 | None, rowid: int, name: str, args: list[
     return highlight(ev, rowid, *args)
 
 
-def derived(conn: "Connection", ref: Ref, number: int, hits: list[tuple] | None) -> exp.Expression:
-    """The SQLite text of the derived table that replaces ``ref``."""
+def derived(ref: Ref, number: int) -> exp.Expression:
+    """The SQLite text of the derived table that replaces ``ref`` (its hits: ``_temp_name``)."""
     spec = ref.spec
     if spec.contentful:
         source, key = qi(spec.name + "_content"), "id"
@@ -337,10 +335,10 @@ def derived(conn: "Connection", ref: Ref, number: int, hits: list[tuple] | None)
     else:
         source, key = qi(spec.name + "_docsize"), "id"
         cols = [f"NULL AS {qi(c)}" for c in spec.columns]
-    if hits is None:
+    if not ref.match:
         body = f"SELECT c.{key} AS hermes_rowid, NULL AS hermes_rank, {', '.join(cols)} FROM {source} AS c"
     else:
-        temp = _fill_temp(conn, ref, number, hits)
+        temp = _temp_name(ref, number)
         aux = "".join(f", h.{'rid' if i in ref.deferred else f'a{i}'} AS hermes_aux_{i}" for i in range(len(ref.aux)))
         body = (
             f"SELECT h.rid AS hermes_rowid, h.rnk AS hermes_rank{aux}, {', '.join(cols)} "
@@ -350,16 +348,27 @@ def derived(conn: "Connection", ref: Ref, number: int, hits: list[tuple] | None)
     return sub.args["from_"].this
 
 
+def _kinds(ref: Ref) -> str:
+    return "".join("f" if n == "bm25" else "t" for n, _a in ref.aux)
+
+
+def _temp_name(ref: Ref, number: int) -> str:
+    """The per-connection temporary table holding one reference's hits (one per shape)."""
+    return f"{_TEMP}_{number}_{_kinds(ref)}"
+
+
 def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> str:
     backend = conn._backend
-    kinds = "".join("f" if n == "bm25" else "t" for n, _a in ref.aux)
-    name = f"{_TEMP}_{number}_{kinds}"
+    kinds = _kinds(ref)
+    name = _temp_name(ref, number)
     pg = backend.kind == "postgres"
     real, text = ("DOUBLE PRECISION", "TEXT") if pg else ("DOUBLE", "LONGTEXT")
     aux_cols = "".join(f", a{i} {real if k == 'f' else text}" for i, k in enumerate(kinds))
     suffix = "" if pg else " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin"
-    backend.query(f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} (rid BIGINT, rnk {real}{aux_cols}){suffix}")
-    backend.query(f"DELETE FROM {name}")
+    writes: list[tuple[str, Sequence[Any]]] = [
+        (f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} (rid BIGINT, rnk {real}{aux_cols}){suffix}", ()),
+        (f"DELETE FROM {name}", ()),
+    ]
     if pg and hits:  # one statement, a few array parameters: no per-value placeholders to parse
         types = ["bigint", "float8"] + ["float8" if k == "f" else "text" for k in kinds]
         columns = [list(c) for c in zip(*hits)]
@@ -367,8 +376,10 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
             if k == "t":
                 columns[2 + i] = [pg_text.encode(v) if type(v) is str else v for v in columns[2 + i]]
         arrays = ", ".join(f"%s::{t}[]" for t in types)
-        backend.query(f"INSERT INTO {name} SELECT * FROM unnest({arrays})", columns)
+        writes.append((f"INSERT INTO {name} SELECT * FROM unnest({arrays})", columns))
+        backend.write_all(writes)  # issue 8: one round trip on PostgreSQL
         return name
+    backend.write_all(writes)
     if not kinds:  # rowid and rank only: numbers written as literals, no driver escaping per value
         for start in range(0, len(hits), 2000):
             chunk = hits[start : start + 2000]
@@ -392,23 +403,50 @@ def _number_sql(value: int | float | None) -> str:
     return repr(int(value)) if isinstance(value, int) else repr(float(value))
 
 
-def rewrite(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], values: Sequence[Any],
-            storages: dict[str, Storage], stash: Stash | None = None) -> str:
-    """The statement with every FTS reference replaced; SQLite text with markers."""
+@dataclass
+class Plan:
+    """A statement over FTS tables, rewritten once per text and catalog epoch: the
+    SQLite text to run, and the references whose MATCH each run evaluates."""
+
+    text: str
+    matched: list[tuple[int, Ref]]
+
+
+def plan(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], deferring: bool) -> Plan:
+    """Rewrite ``tree`` (consumed) with every FTS reference replaced by its derived table.
+    ``deferring``: snippet()/highlight() result columns are filled after the query."""
     refs = find_refs(tree, specs)
     take_matches(tree, refs)
     take_columns(tree, refs)
     expand_stars(tree, refs, conn._shadow)
+    matched = []
     for number, ref in enumerate(refs):
-        if stash is not None:
+        if deferring:
             ref.deferred = defer(tree, ref)
-        storage = storages[ref.spec.name.lower()]
-        hits = evaluate(conn, ref, storage, values, stash) if ref.match else None
-        if hits is None and ref.aux:
+        if not ref.match and ref.aux:
             raise errors.operational(f"unable to use function {ref.aux[0][0]} in the requested context")
+        if ref.match:
+            if len(ref.match) > 1:
+                raise errors.not_supported("more than one MATCH on one FTS table", "server")
+            matched.append((number, ref))
         _order_like_fts5(ref)
-        ref.table.replace(derived(conn, ref, number, hits))
-    return tree.sql(dialect="sqlite")
+        ref.table.replace(derived(ref, number))
+    return Plan(tree.sql(dialect="sqlite"), matched)
+
+
+def run(conn: "Connection", planned: Plan, values: Sequence[Any], storages: dict[str, Storage],
+        stash: Stash | None = None) -> str:
+    """Evaluate each MATCH for ``values`` into its temporary table; the text to run."""
+    for number, ref in planned.matched:
+        hits = evaluate(conn, ref, storages[ref.spec.name.lower()], values, stash)
+        _fill_temp(conn, ref, number, hits)
+    return planned.text
+
+
+def rewrite(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], values: Sequence[Any],
+            storages: dict[str, Storage], stash: Stash | None = None) -> str:
+    """The statement with every FTS reference replaced; SQLite text with markers."""
+    return run(conn, plan(conn, tree, specs, stash is not None), values, storages, stash)
 
 
 def defer(tree: exp.Expression, ref: Ref) -> dict[int, int]:

@@ -18,6 +18,8 @@ from ...translate.params import MARKER, marker_index
 if TYPE_CHECKING:
     from ...connection import Connection
 
+SQLITE_TEXT = "hdb_sqlite_text"  # tree.meta: the SQLite text a cached parse came from (issue 8)
+
 
 def translation(conn: "Connection", text: str) -> Translation:
     dialect = conn._backend.dialect

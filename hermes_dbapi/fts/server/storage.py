@@ -181,19 +181,22 @@ class Storage:
     def insert_rows(self, rows: Iterable[tuple[int, Sequence[object]]]) -> None:
         """Index ``(rowid, values)`` rows (and store the values if contentful)."""
         postings, docs, contents = self.encode_rows(rows)
-        self._insert_many(self.idx, "(term, id, full_term, pos)", postings, merge="pos")
-        self._insert_many(self.docsize, "(id, sz, total)", docs, merge="sz")
+        writes = self._inserts(self.idx, "(term, id, full_term, pos)", postings, merge="pos")
+        writes += self._inserts(self.docsize, "(id, sz, total)", docs, merge="sz")
         if contents:
             cols = ", ".join(f"c{i}" for i in range(len(self.spec.columns)))
-            self._insert_many(self.content, f"(id, {cols})", contents)
+            writes += self._inserts(self.content, f"(id, {cols})", contents)
+        self.backend.write_all(writes)  # issue 8: one round trip on PostgreSQL
 
-    def _insert_many(self, table: str, cols: str, rows: list[tuple], merge: str = "") -> None:
+    def _inserts(self, table: str, cols: str, rows: list[tuple], merge: str = "") -> list[tuple[str, list]]:
+        out = []
         for start in range(0, len(rows), _CHUNK):
             chunk = rows[start : start + _CHUNK]
             one = "(" + ", ".join(["%s"] * len(chunk[0])) + ")"
             sql = f"INSERT INTO {table} {cols} VALUES " + ", ".join([one] * len(chunk))
             sql += self._merge_clause(table, merge)
-            self._q(sql, [v for row in chunk for v in row])
+            out.append((sql, [v for row in chunk for v in row]))
+        return out
 
     def _merge_clause(self, table: str, merge: str) -> str:
         """A row inserted twice (external content) keeps both, as FTS5's index does."""

@@ -21,20 +21,24 @@ SQLite semantics and what each backend can honour:
 * Upserts: PG keeps SQLite's syntax but rejects sqlglot's ``NULLS FIRST`` in the
   conflict target.  MySQL has ``ON DUPLICATE KEY UPDATE`` (target ignored: any
   unique key fires), ``excluded.c`` → ``VALUES(c)``, ``t.c`` → ``c``, and a
-  ``WHERE`` becomes ``c = IF(cond, new, c)`` per assignment, the first one
+  ``WHERE`` becomes ``c = IF(cond, new, c)`` per assignment (``cond`` kept in
+  ``@hermes_when`` by the first, so every one sees the old row's), the first one
   counting a false ``cond`` in ``@hermes_skipped`` (SQLite: 0 rows changed).  MySQL applies the
   assignments left to right (a later one sees earlier new values); SQLite
-  evaluates them all against the old row — documented tolerance.
+  evaluates them all against the old row: an upsert where that shows (a value
+  or the WHERE reading a column set before it) raises NotSupportedError.
 """
 
 from __future__ import annotations
 
 from sqlglot import exp
 
+from ... import errors
 from ..context import HIDDEN_ROWID, Context
 from . import ignore_rows, mysql_ids
 
 SKIPPED = "@hermes_skipped"  # the backend reads and resets it after the statement
+_WHEN = "@hermes_when"  # an upsert's DO UPDATE … WHERE, evaluated once per row (MySQL)
 _COUNT = exp.var(f"({SKIPPED} := {SKIPPED} + 1)")
 
 
@@ -188,17 +192,41 @@ def upsert(tree: exp.Expression, ctx: Context) -> exp.Expression:
         _mysql_no_op(tree, ctx)
         return tree
     where = conflict.args.get("where")
+    _refuse_order_dependent(conflict.expressions, ctx)
     assignments = []
     for number, eq in enumerate(conflict.expressions):
         target = eq.this
         value = _mysql_values(eq.expression.copy(), table)
-        if where is not None:
-            cond = _mysql_values(where.this.copy(), table)
+        if where is not None:  # evaluated once, by the first assignment, against the old row
+            cond: exp.Expression = exp.var(_WHEN)
+            if number == 0:
+                cond = exp.paren(exp.PropertyEQ(this=cond, expression=_mysql_values(where.this.copy(), table)))
             keep = _counted(target.name) if number == 0 else exp.column(target.name)
             value = exp.If(this=cond, true=value, false=keep)
         assignments.append(exp.EQ(this=exp.column(target.name), expression=value))
     tree.set("conflict", exp.OnConflict(duplicate=True, expressions=assignments, action=exp.var("UPDATE")))
     return tree
+
+
+def _reads(node: exp.Expression | None) -> set[str]:
+    """Columns of the existing row an expression reads (``excluded.c`` is the new row)."""
+    if node is None:
+        return set()
+    return {c.name.lower() for c in node.find_all(exp.Column)
+            if not (c.table and c.table.lower() == "excluded")}
+
+
+def _refuse_order_dependent(assignments: list[exp.Expression], ctx: Context) -> None:
+    """MySQL applies ``ON DUPLICATE KEY UPDATE`` assignments left to right, each seeing
+    the ones before; SQLite evaluates every one against the old row.  Where that
+    shows (``SET a = b, b = a``), refuse rather than differ silently (the WHERE is
+    evaluated once, before any assignment: see ``upsert``)."""
+    assigned: set[str] = set()
+    for eq in assignments:
+        if _reads(eq.expression) & assigned:
+            raise errors.not_supported(
+                "an upsert whose DO UPDATE reads a column it sets before (MySQL assigns left to right)", ctx.dialect)
+        assigned.add(eq.this.name.lower())
 
 
 def _qualify(conflict: exp.OnConflict, insert: exp.Insert) -> None:
