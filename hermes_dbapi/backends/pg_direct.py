@@ -147,29 +147,25 @@ class DirectPath:
         """``before``, the statement and ``after`` in one pipeline (one round trip);
         the first failure raises, the statements after it did not run."""
         query, tx, values, types, formats = self._dump(sql, params)
-        pgconn = self.conn.pgconn
-        pgconn.enter_pipeline_mode()
-        try:
-            pgconn.send_query_params(before, None)
-            pgconn.send_query_params(query, values, types, formats)
-            pgconn.send_query_params(after, None)
-            pgconn.pipeline_sync()
-            results = self._collect(pgconn, True)
-        finally:
-            pgconn.exit_pipeline_mode()
-        for result in results:
-            if result.status not in _OK:
-                raise self._error(result)
+        results = self._pipeline([(before, None, None, None), (query, values, types, formats),
+                                  (after, None, None, None)])
         return DirectResult(results[1], tx)
 
     def batch(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
         """Several statements (never prepared) in one pipeline; the first failure
         raises and the statements after it did not run."""
+        sends = []
+        for sql, params in statements:
+            query, _tx, values, types, formats = self._dump(sql, params)
+            sends.append((query, values, types, formats))
+        self._pipeline(sends)
+
+    def _pipeline(self, sends: list[tuple[bytes, Any, Any, Any]]) -> list[pq.abc.PGresult]:
+        """``(query, values, types, formats)`` sent as one libpq pipeline; their results."""
         pgconn = self.conn.pgconn
         pgconn.enter_pipeline_mode()
         try:
-            for sql, params in statements:
-                query, _tx, values, types, formats = self._dump(sql, params)
+            for query, values, types, formats in sends:
                 pgconn.send_query_params(query, values, types, formats)
             pgconn.pipeline_sync()
             results = self._collect(pgconn, True)
@@ -178,6 +174,7 @@ class DirectPath:
         for result in results:
             if result.status not in _OK:
                 raise self._error(result)
+        return results
 
     def script(self, sql: bytes) -> list[pq.abc.PGresult]:
         """Several statements in one simple query (one round trip); the first failure raises."""
