@@ -29,6 +29,15 @@ from .progress import Progress
 from .source import Snapshot, Virtual, quote_ident
 from .writer import Writer
 
+#: text (characters/bytes of the indexed values) of one batch at most: long messages make
+#: shorter batches, so the memory of the batches in flight stays bounded whatever the rows hold
+MAX_BATCH_TEXT = 4 * 1024 * 1024
+
+
+def _text_size(values: list[Any]) -> int:
+    return sum(len(v) for v in values if isinstance(v, (str, bytes)))
+
+
 def _qpg(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
@@ -137,19 +146,22 @@ class FtsFill:
         return _qpg(self.spec.name.lower() + "_idx_id")  # as Storage.create names it
 
     def _encoded(self, after: int | None, batch: int) -> Iterator[Encoded]:
-        """Encoded batches in rowid order.  A producer thread reads and tokenizes the
-        next batches while this one is on the wire (the server works, the GIL is free)."""
+        """Encoded batches in rowid order, of ``batch`` rows or ``MAX_BATCH_TEXT`` of text.
+        A producer thread reads and tokenizes the next batches while this one is on the
+        wire (the server works, the GIL is free)."""
         queue: Queue = Queue(maxsize=2)
         stop = threading.Event()
 
         def produce() -> None:
             try:
                 pending: list[tuple[int, list[Any]]] = []
+                size = 0
                 for row in self.rows(after):
                     pending.append(row)
-                    if len(pending) >= batch:
+                    size += _text_size(row[1])
+                    if len(pending) >= batch or size >= MAX_BATCH_TEXT:
                         queue.put(self.loader.encode(pending))
-                        pending = []
+                        pending, size = [], 0
                         if stop.is_set():
                             return
                 if pending:
