@@ -290,3 +290,32 @@ def test_sigkill_and_resume_equals_uninterrupted(server, source, cli, kill_after
     assert r.code == 0, r.err
     assert r.out.startswith("resumed") and "verified" in r.out
     assert _state(server, killed) == _state(server, whole)
+
+
+def test_fts_load_pieces_and_text_capped_batches_change_nothing(server, source, cli, monkeypatch):
+    """Tiny limits (lines per piece, bytes per MariaDB statement, text per batch): many more
+    batches and pieces, the same server rows as a migration with the default limits."""
+    from hermes_dbapi.cli.migration import fts_fill, fts_load
+
+    whole, small = server.prefix + "pieces_default", server.prefix + "pieces_small"
+    assert cli("migrate", source, "--to", server.url, "--namespace", whole).code == 0
+    batches: list[int] = []
+    statements: list[str] = []
+    real_load = fts_load.FtsLoader.load
+
+    def counted(self, batch):
+        batches.append(batch.rows)
+        pieces = [p for _t, _c, found in batch.loads for p in found]
+        statements.extend(pieces)
+        if not self.pg:  # a statement is cut after MAX_STATEMENT bytes unless one row is that long
+            assert all(len(p) < 3000 or max(map(len, p.split("),("))) > 1000 for p in pieces)
+        return real_load(self, batch)
+
+    monkeypatch.setattr(fts_load, "PIECE_LINES", 7)
+    monkeypatch.setattr(fts_load, "MAX_STATEMENT", 2000)
+    monkeypatch.setattr(fts_fill, "MAX_BATCH_TEXT", 3000)
+    monkeypatch.setattr(fts_load.FtsLoader, "load", counted)
+    assert cli("migrate", source, "--to", server.url, "--namespace", small).code == 0
+    assert sum(batches) == 2970 and len(batches) > 20 and max(batches) < 2970
+    assert len(statements) > 3 * len(batches)  # postings cut into pieces of 7 lines
+    assert _state(server, small) == _state(server, whole)
