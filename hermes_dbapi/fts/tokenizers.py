@@ -358,6 +358,12 @@ _REGISTRY: dict[str, TokenizerFactory] = {
     "porter": Porter,
     "trigram": Trigram,
 }
+_BUILTIN = dict(_REGISTRY)
+
+
+def only_builtin_tokenizers() -> bool:
+    """No custom tokenizer registered (a fresh process tokenizes exactly as this one)."""
+    return _REGISTRY == _BUILTIN
 
 
 def register_tokenizer(name: str, factory: TokenizerFactory) -> None:

@@ -264,14 +264,20 @@ def test_fts_index_is_bulk_built_as_rebuild_would(server, source, cli):
 
 
 @pytest.mark.parametrize("kill_after", [4, 13], ids=["copy_phase", "fts_phase"])
-def test_sigkill_and_resume_equals_uninterrupted(server, source, cli, kill_after):
+def test_sigkill_and_resume_equals_uninterrupted(server, source, cli, kill_after, monkeypatch):
     """A hard crash (SIGKILL after N committed batches) mid-copy or mid-index, then a re-run:
-    the target equals an uninterrupted migration's, FTS index included."""
+    the target equals an uninterrupted migration's, FTS index included.  Mid-index, the
+    batches are tokenized by worker processes, which exit when the migration is killed."""
     import os
     import subprocess
     import sys
+    import time
 
+    from hermes_dbapi.cli.migration.fts_workers import WORKERS_ENV
     from hermes_dbapi.cli.migration.run import KILL_AFTER_ENV
+
+    if kill_after == 13:
+        monkeypatch.setenv(WORKERS_ENV, "2")
 
     whole, killed = server.prefix + f"whole{kill_after}", server.prefix + f"killed{kill_after}"
     assert cli("migrate", source, "--to", server.url, "--namespace", whole, "--batch", "300").code == 0
@@ -279,6 +285,10 @@ def test_sigkill_and_resume_equals_uninterrupted(server, source, cli, kill_after
             "--namespace", killed, "--batch", "300", "--quiet"]
     crashed = subprocess.run(argv, env={**os.environ, KILL_AFTER_ENV: str(kill_after)}, capture_output=True, text=True)
     assert crashed.returncode == -9, crashed.stderr
+    deadline = time.monotonic() + 10
+    while _fts_workers() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _fts_workers()
     conn = hermes_dbapi.connect(_url(server, killed))
     progress = dict(conn._backend.query("SELECT tbl, copied FROM hermes_migrate_progress WHERE tbl <> ''"))
     conn.close()
@@ -290,3 +300,78 @@ def test_sigkill_and_resume_equals_uninterrupted(server, source, cli, kill_after
     assert r.code == 0, r.err
     assert r.out.startswith("resumed") and "verified" in r.out
     assert _state(server, killed) == _state(server, whole)
+
+
+def test_fts_load_pieces_and_text_capped_batches_change_nothing(server, source, cli, monkeypatch):
+    """Tiny limits (lines per piece, bytes per MariaDB statement, text per batch): many more
+    batches and pieces, the same server rows as a migration with the default limits."""
+    from hermes_dbapi.cli.migration import fts_fill, fts_load
+
+    whole, small = server.prefix + "pieces_default", server.prefix + "pieces_small"
+    assert cli("migrate", source, "--to", server.url, "--namespace", whole).code == 0
+    batches: list[int] = []
+    statements: list[str] = []
+    real_load = fts_load.FtsLoader.load
+
+    def counted(self, batch):
+        batches.append(batch.rows)
+        pieces = [p for _t, _c, found in batch.loads for p in found]
+        statements.extend(pieces)
+        if not self.pg:  # a statement is cut after MAX_STATEMENT bytes unless one row is that long
+            assert all(len(p) < 3000 or max(map(len, p.split("),("))) > 1000 for p in pieces)
+        return real_load(self, batch)
+
+    monkeypatch.setenv("HERMES_MIGRATE_WORKERS", "0")  # tokenized in this process, where the limits are patched
+    monkeypatch.setattr(fts_load, "PIECE_LINES", 7)
+    monkeypatch.setattr(fts_load, "MAX_STATEMENT", 2000)
+    monkeypatch.setattr(fts_fill, "MAX_BATCH_TEXT", 3000)
+    monkeypatch.setattr(fts_load.FtsLoader, "load", counted)
+    assert cli("migrate", source, "--to", server.url, "--namespace", small).code == 0
+    assert sum(batches) == 2970 and len(batches) > 20 and max(batches) < 2970
+    assert len(statements) > 3 * len(batches)  # postings cut into pieces of 7 lines
+    assert _state(server, small) == _state(server, whole)
+
+
+@pytest.mark.parametrize("kind", ["postgres", "mysql"])
+def test_worker_processes_encode_exactly_as_this_process(kind):
+    """The spawned tokenizing workers give the same load text, in order, as encoding here;
+    with a custom tokenizer registered (unknown to a fresh process) there are no workers."""
+    from hermes_dbapi.cli.migration.fts_load import FtsLoader
+    from hermes_dbapi.cli.migration.fts_workers import EncodePool
+    from hermes_dbapi.fts import tokenizers
+    from hermes_dbapi.fts.server.spec import parse
+    from hermes_dbapi.fts.server.storage import Storage
+
+    sql = "CREATE VIRTUAL TABLE m USING fts5(a, b, tokenize='porter unicode61 remove_diacritics 2')"
+    words = ["Hello", "wörld", "中文字符", "x" * 700, "running", "naïve", "tab\there", "it's", "NUL\x00in"]
+    rows = [(i, [" ".join(words[j % len(words)] for j in range(i, i + 1 + i % 13)), None if i % 5 else str(i)])
+            for i in range(1, 400)]
+    batches = [rows[i:i + 37] for i in range(0, len(rows), 37)]
+    local = FtsLoader(Storage(type("K", (), {"kind": kind})(), parse("m", sql)), None, kind)  # type: ignore[arg-type]
+    pool = EncodePool.start(kind, "m", sql, workers=2)
+    assert pool is not None
+    try:
+        assert list(pool.map(iter(batches))) == [local.encode(b) for b in batches]
+    finally:
+        pool.close()
+    tokenizers.register_tokenizer("mine", lambda args: tokenizers.Unicode61())
+    try:
+        assert EncodePool.start(kind, "m", sql, workers=2) is None
+    finally:
+        del tokenizers._REGISTRY["mine"]
+        tokenizers.tokenizer_from_spec.cache_clear()
+
+
+def _fts_workers() -> list[str]:
+    """Running FTS tokenizing workers (any migration's: none should outlive theirs)."""
+    import os
+
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"fts_workers import worker_main" in f.read():
+                    found.append(pid)
+        except OSError:
+            pass
+    return found

@@ -25,9 +25,19 @@ from ...fts.server.spec import FtsSpec, is_fts5_ddl, parse
 from ...fts.server.storage import Storage
 from .checksum import Checksum
 from .fts_load import Encoded, FtsLoader
+from .fts_workers import EncodePool
 from .progress import Progress
 from .source import Snapshot, Virtual, quote_ident
 from .writer import Writer
+
+#: text (characters/bytes of the indexed values) of one batch at most: long messages make
+#: shorter batches, so the memory of the batches in flight stays bounded whatever the rows hold
+MAX_BATCH_TEXT = 4 * 1024 * 1024
+
+
+def _text_size(values: list[Any]) -> int:
+    return sum(len(v) for v in values if isinstance(v, (str, bytes)))
+
 
 def _qpg(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
@@ -136,24 +146,39 @@ class FtsFill:
     def _id_index(self) -> str:
         return _qpg(self.spec.name.lower() + "_idx_id")  # as Storage.create names it
 
+    def _batches(self, after: int | None, batch: int) -> Iterator[list[tuple[int, list[Any]]]]:
+        """Source rows in rowid order, in batches of ``batch`` rows or ``MAX_BATCH_TEXT`` of text."""
+        pending: list[tuple[int, list[Any]]] = []
+        size = 0
+        for row in self.rows(after):
+            pending.append(row)
+            size += _text_size(row[1])
+            if len(pending) >= batch or size >= MAX_BATCH_TEXT:
+                yield pending
+                pending, size = [], 0
+        if pending:
+            yield pending
+
     def _encoded(self, after: int | None, batch: int) -> Iterator[Encoded]:
-        """Encoded batches in rowid order.  A producer thread reads and tokenizes the
-        next batches while this one is on the wire (the server works, the GIL is free)."""
+        """Encoded batches in rowid order: by worker processes (``fts_workers``), else by a
+        producer thread that reads and tokenizes the next batches while this one is on
+        the wire (the server works, the GIL is free)."""
+        pool = EncodePool.start(self.writer.kind, self.vt.name, self.vt.sql)
+        if pool is not None:
+            try:
+                yield from pool.map(self._batches(after, batch))
+            finally:
+                pool.close()
+            return
         queue: Queue = Queue(maxsize=2)
         stop = threading.Event()
 
         def produce() -> None:
             try:
-                pending: list[tuple[int, list[Any]]] = []
-                for row in self.rows(after):
-                    pending.append(row)
-                    if len(pending) >= batch:
-                        queue.put(self.loader.encode(pending))
-                        pending = []
-                        if stop.is_set():
-                            return
-                if pending:
-                    queue.put(self.loader.encode(pending))
+                for rows in self._batches(after, batch):
+                    queue.put(self.loader.encode(rows))
+                    if stop.is_set():
+                        return
                 queue.put(None)
             except BaseException as exc:  # handed to the consumer, raised there
                 queue.put(exc)
