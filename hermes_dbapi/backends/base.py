@@ -167,8 +167,12 @@ class Backend(ABC):
     def rollback(self) -> None: ...
 
     @abstractmethod
-    def savepoint(self, verb: str, name: str) -> None:
-        """``verb`` is SAVEPOINT, RELEASE or ROLLBACK TO; ``name`` is already quoted."""
+    def savepoint(self, verb: str, name: str, *, lazy: bool = False) -> None:
+        """``verb`` is SAVEPOINT, RELEASE or ROLLBACK TO; ``name`` is already quoted.
+        ``lazy``: may travel with the next statement instead (a backend that pipelines)."""
+
+    def flush(self) -> None:
+        """Send what :meth:`savepoint` deferred (before using the driver connection directly)."""
 
     @property
     @abstractmethod

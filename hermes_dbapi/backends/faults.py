@@ -244,10 +244,12 @@ class PgFaults(Reconnecting):
     def _driver_reopen(self) -> None:
         fresh = type(self).open(self._target, self.namespace, timeout=self.busy_timeout)
         self.conn, self._meta = fresh.conn, fresh._meta
+        self._pending = []  # lazy savepoints of the lost transaction
         for cursor in list(self._cursors):
             cursor.raw = self.conn.cursor()
 
     def _driver_forget(self) -> None:
+        self._pending = []
         try:
             self.conn.close()
         except Exception:

@@ -425,7 +425,7 @@ class MySQLBackend(faults.MyFaults, Backend):
         finally:
             self._release_lock()
 
-    def savepoint(self, verb: str, name: str) -> None:
+    def savepoint(self, verb: str, name: str, *, lazy: bool = False) -> None:
         self._run_control(f"{verb} {name}")
 
     def _run_control(self, statement: str) -> None:

@@ -143,18 +143,20 @@ class DirectPath:
             raise self._error(result)
         return DirectResult(result, tx)
 
-    def guarded(self, before: bytes, sql: str, params: Sequence[Any], after: bytes) -> DirectResult:
-        """``before``, the statement and ``after`` in one pipeline (one round trip);
-        the first failure raises, the statements after it did not run."""
+    def guarded(self, before: Sequence[bytes], sql: str, params: Sequence[Any], after: bytes) -> DirectResult:
+        """The ``before`` commands, the statement and ``after`` in one pipeline (one
+        round trip); the first failure raises, the statements after it did not run."""
         query, tx, values, types, formats = self._dump(sql, params)
-        results = self._pipeline([(before, None, None, None), (query, values, types, formats),
-                                  (after, None, None, None)])
-        return DirectResult(results[1], tx)
+        sends = [(command, None, None, None) for command in before]
+        sends.append((query, values, types, formats))
+        sends.append((after, None, None, None))
+        results = self._pipeline(sends)
+        return DirectResult(results[len(before)], tx)
 
-    def batch(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
-        """Several statements (never prepared) in one pipeline; the first failure
-        raises and the statements after it did not run."""
-        sends = []
+    def batch(self, statements: Sequence[tuple[str, Sequence[Any]]], before: Sequence[bytes] = ()) -> None:
+        """The ``before`` commands and several statements (never prepared) in one
+        pipeline; the first failure raises and the statements after it did not run."""
+        sends: list[tuple[bytes, Any, Any, Any]] = [(command, None, None, None) for command in before]
         for sql, params in statements:
             query, _tx, values, types, formats = self._dump(sql, params)
             sends.append((query, values, types, formats))

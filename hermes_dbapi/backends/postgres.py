@@ -130,6 +130,7 @@ class PostgresBackend(faults.PgFaults, Backend):
         self._copy_plans: dict[tuple[str, int], pg_copy.Plan | None] = {}  # issue 8: executemany as COPY
         self._copy_tables: dict[str, tuple[pg_copy.Column, ...] | None] = {}
         self._direct: pg_direct.DirectPath | None = None  # issue 8: statements outside a transaction
+        self._pending: list[bytes] = []  # issue 8: lazy savepoint commands, sent before the next statement
         self._encoding = conn.info.encoding
         digest = hashlib.sha256(namespace.encode()).digest()[:8]
         self._lock_key = int.from_bytes(digest, "big", signed=True)  # the namespace's write lock
@@ -227,11 +228,19 @@ class PostgresBackend(faults.PgFaults, Backend):
         round trip (a libpq pipeline, server-side binding; client-side binding in one
         simple query for the statements PostgreSQL cannot type that way)."""
         if sql not in self._client_only:
+            pending = self._pending
             try:
-                return self._direct_path().guarded(_GUARD_OPEN_B, sql, params, _GUARD_CLOSE_B)
+                pending.append(_GUARD_OPEN_B)
+                try:
+                    raw = self._direct_path().guarded(pending, sql, params, _GUARD_CLOSE_B)
+                finally:
+                    pending.pop()
+                pending.clear()
+                return raw
             except pg_direct.Unsupported:
-                pass
+                pass  # nothing was sent
             except psycopg.Error as exc:
+                pending.clear()  # they ran (the pipeline stops at the first failure, after them)
                 if exc.sqlstate not in _CLIENT_ONLY_STATES or self._driver_is_lost(exc):
                     raise
                 self._undo_statement()
@@ -239,6 +248,7 @@ class PostgresBackend(faults.PgFaults, Backend):
                     self._direct_path().forget()
                 else:
                     self._remember_client_only(sql)
+        self.flush()
         raw = cursor.raw
         raw.execute(_GUARD_OPEN + sql + _GUARD_CLOSE, params)
         raw.nextset()  # from the SAVEPOINT's result to the statement's
@@ -311,6 +321,7 @@ class PostgresBackend(faults.PgFaults, Backend):
         if not guarded:
             self._ensure_live()  # issue 5: replace a connection the server dropped while idle
         try:
+            self.flush()
             self._meta.execute("SAVEPOINT " + _STMT_SAVEPOINT if guarded else "BEGIN")
             cursor.raw.executemany(sql, [pg_text.encode_params(p) for p in seq], returning=returning_rowid)
             if returning_rowid:
@@ -363,7 +374,7 @@ class PostgresBackend(faults.PgFaults, Backend):
         direct = self._direct_path()
         try:
             if guarded:
-                direct.script(_GUARD_OPEN_B)
+                direct.script(b"; ".join([*self._take_pending(), _GUARD_OPEN_B]))
             with self._meta.copy(plan.sql) as copy:  # issue 8: the long-lived cursor, none made per call
                 write = copy.write_row
                 for row in rows:
@@ -444,18 +455,41 @@ class PostgresBackend(faults.PgFaults, Backend):
         self._run_control("COMMIT")
 
     def rollback(self) -> None:
+        self._pending.clear()  # the rollback undoes them anyway
         try:
             self._run_control("ROLLBACK")
         except sqlite3.OperationalError as exc:
             if not faults.is_lost(exc):  # issue 5: a lost connection's transaction is rolled back
                 raise
 
-    def savepoint(self, verb: str, name: str) -> None:
+    def savepoint(self, verb: str, name: str, *, lazy: bool = False) -> None:
+        """``lazy``: inside a transaction, sent with the next statement (issue 8: the
+        trigger engine's savepoint and its release cost no round trip of their own).
+        A lazy command's own failure is reported by that next statement."""
+        if lazy and self.in_transaction:
+            self._pending.append(f"{verb} {name}".encode())
+            return
         self._run_control(f"{verb} {name}")
 
+    def flush(self) -> None:
+        """Send the lazy savepoint commands now (before anything that bypasses the
+        paths that carry them)."""
+        if self._pending:
+            commands = self._take_pending()
+            try:
+                self._direct_path().script(b"; ".join(commands))
+            except psycopg.Error as exc:
+                raise self._translate(exc, True) from None
+
+    def _take_pending(self) -> list[bytes]:
+        commands, self._pending = self._pending, []
+        return commands
+
     def _run_control(self, statement: str) -> None:
+        commands = self._take_pending()
+        commands.append(statement.encode())
         try:
-            self._direct_path().script(statement.encode())  # issue 8: no psycopg cursor per COMMIT
+            self._direct_path().script(b"; ".join(commands))  # issue 8: no psycopg cursor per COMMIT
         except psycopg.Error as exc:
             raise self._translate(exc, True, statement) from None
 
@@ -475,6 +509,7 @@ class PostgresBackend(faults.PgFaults, Backend):
             self._ensure_live()  # issue 5: replace a connection the server dropped while idle
         values = pg_text.encode_params(params)  # NULs in FTS text and catalog values too
         try:
+            self.flush()
             try:  # issue 8: straight through libpq, never prepared (no savepoint guards it)
                 result = self._direct_path().execute(sql, values, prepare=False)
             except pg_direct.Unsupported:
@@ -497,11 +532,14 @@ class PostgresBackend(faults.PgFaults, Backend):
         in_transaction = self.in_transaction
         if not in_transaction:
             self._ensure_live()  # issue 5
+        pending = self._pending
         try:
-            self._direct_path().batch([(sql, pg_text.encode_params(params)) for sql, params in statements])
+            self._direct_path().batch([(sql, pg_text.encode_params(params)) for sql, params in statements], pending)
+            pending.clear()
         except pg_direct.Unsupported:
-            super().write_all(statements)
+            super().write_all(statements)  # nothing was sent; query() sends the lazy commands first
         except psycopg.Error as exc:  # never a driver exception to the application
+            pending.clear()
             raise self._translate(exc, in_transaction) from None
 
     def advance_identity(self, table: str, column: str, value: int) -> None:
@@ -536,6 +574,7 @@ class PostgresBackend(faults.PgFaults, Backend):
         guarded = self.in_transaction
         sql = f"SAVEPOINT hermes_rewind; {body}; RELEASE SAVEPOINT hermes_rewind" if guarded else body
         try:
+            self.flush()
             self._meta.execute(sql)
         except psycopg.Error:
             try:
@@ -548,6 +587,7 @@ class PostgresBackend(faults.PgFaults, Backend):
         return bool(self.query("SELECT to_regclass(%s) IS NOT NULL", (f'"{self.namespace}"."{name}"',))[0][0])
 
     def drop_namespace(self) -> None:
+        self.flush()
         self._meta.execute(pgsql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(pgsql.Identifier(self.namespace)))
 
     def close(self) -> None:

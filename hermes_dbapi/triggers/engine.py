@@ -25,18 +25,20 @@ from . import raising
 from .raising import IgnoreRow
 
 _PARSED: dict[str, exp.Expression] = {}
+_RETURNED: dict[str, str] = {}  # a read statement's server SQL -> its select list
 
 
 def _parse(text: str) -> exp.Expression:
     """issue 8: a trigger statement's tree, parsed once per text (row values are
-    bound as parameters, so the text repeats); a copy, as callers rewrite it."""
+    bound as parameters, so the text repeats).  The cached tree itself: callers
+    that rewrite it copy it first (the DML paths below only read a statement)."""
     tree = _PARSED.get(text)
     if tree is None:
         if len(_PARSED) >= 512:
             _PARSED.clear()
         tree = _PARSED[text] = sqlglot.parse_one(text, read="sqlite")
         tree.meta[sqlrun.SQLITE_TEXT] = text
-    return tree.copy()
+    return tree
 
 if TYPE_CHECKING:
     from ..fts.server.bridge import FtsBridge
@@ -154,6 +156,37 @@ class Runner:
         finally:
             raw.close()
 
+    def insert_reading(self, text: str, values: Sequence[Any], table: "_Table") -> tuple[int, int | None, Any]:
+        """issue 8: a one-row INSERT that also returns the row as :meth:`_Table.read`
+        would read it (PostgreSQL: RETURNING, no second round trip); (rowcount,
+        lastrowid, the row or ``None`` when it is to be read)."""
+        conn = self.conn
+        tr = sqlrun.translation(conn, text)
+        driver_sql, returning = conn._with_rowid(tr)
+        listed = table.returned() if returning and not tr.upsert_update else None
+        if listed is None:
+            done, rowid = self.execute(text, values)
+            return done, rowid, None
+        backend = conn._backend
+        raw = backend.cursor()
+        try:
+            backend.execute(raw, f"{tr.sql} RETURNING {listed}", sqlrun.driver_params(tr, values), table=tr.table)
+            rows = raw.fetchall()
+            if not rows:
+                return 0, None, None
+            row = rows[-1]
+            rowid = row[table.rid_at]
+            raw.lastrowid = raw.max_rowid = rowid
+            conn._advance_identity(tr, raw)
+            return len(rows), rowid, row
+        except sqlite3.IntegrityError as exc:
+            from ..errors import refine
+
+            named = {f"__hdb_p{i + 1}": v for i, v in enumerate(values)}
+            raise refine.integrity(conn, text, named, exc) from None
+        finally:
+            raw.close()
+
     def query(self, text: str, values: Sequence[Any]) -> list[tuple]:
         """Rows of marker SQL: in the shadow when it reads no table (SQLite's own
         expression semantics), else on the server."""
@@ -195,7 +228,7 @@ class Runner:
                                            self.conn._backend.dialect)
             self.statement(tree, vals)
             return
-        marked, found = raising.mark(tree)
+        marked, found = raising.mark(tree)  # transform() copies
         rows = self.query(marked.sql(dialect="sqlite"), vals)
         raising.check(rows, found)
 
@@ -233,11 +266,32 @@ class _Table:
     def _key_where(self, qualifier: str, first: int) -> str:
         return " AND ".join(f"{qi(qualifier)}.{self._q(k)} = :__hdb_p{first + i}" for i, k in enumerate(self.keys))
 
-    def read(self, key: Sequence[Any]) -> tuple | None:
+    def _read_text(self) -> str:
         cols = ", ".join(self._q(c) for c in self.cols)
-        text = f"SELECT {cols} FROM {qi(self.table)} WHERE {self._key_where(self.table, 1)}"
-        rows = sqlrun.run(self.conn, text, list(key))[1]
+        return f"SELECT {cols} FROM {qi(self.table)} WHERE {self._key_where(self.table, 1)}"
+
+    def read(self, key: Sequence[Any]) -> tuple | None:
+        rows = sqlrun.run(self.conn, self._read_text(), list(key))[1]
         return rows[0] if rows else None
+
+    @property
+    def rid_at(self) -> int:
+        return [c.lower() for c in self.cols].index(self.rid.lower())  # type: ignore[union-attr]
+
+    def returned(self) -> str | None:
+        """The server select list of :meth:`read`, for an INSERT's RETURNING (issue 8:
+        once per read statement); None when the table has no rowid."""
+        if self.rid is None:
+            return None
+        read_sql = sqlrun.translation(self.conn, self._read_text()).sql
+        listed = _RETURNED.get(read_sql)
+        if listed is None:
+            tree = sqlglot.parse_one(read_sql, read="postgres")
+            listed = ", ".join(e.sql(dialect="postgres") for e in tree.expressions)
+            if len(_RETURNED) >= 256:
+                _RETURNED.clear()
+            _RETURNED[read_sql] = listed
+        return listed
 
     def row(self, prefix: str, values: Sequence[Any]) -> dict[str, object]:
         out: dict[str, object] = {f"{prefix}.{c.lower()}": v for c, v in zip(self.cols, values)}
@@ -427,7 +481,12 @@ class _Table:
                     except IgnoreRow:
                         continue
             text = per.meta.get(sqlrun.SQLITE_TEXT) if per is tree else None  # issue 8: not generated again
-            done, rowid = runner.execute(text or per.sql(dialect="sqlite"), vals)
+            text = text or per.sql(dialect="sqlite")
+            new = None
+            if self.rid is not None and not tree.this.alias:
+                done, rowid, new = runner.insert_reading(text, vals, self)
+            else:
+                done, rowid = runner.execute(text, vals)
             if done <= 0:
                 continue  # INSERT OR IGNORE skipped it
             count += 1
@@ -439,7 +498,8 @@ class _Table:
             else:
                 assert new_row is not None
                 key = [new_row[f"new.{k.lower()}"] for k in self.keys]
-            new = self.read(key)
+            if new is None:
+                new = self.read(key)
             if new is None:
                 continue
             try:
@@ -459,7 +519,7 @@ def run_statement(bridge: "FtsBridge", tree: exp.Expression, values: Sequence[An
     if own:
         backend.begin("DEFERRED")
     else:
-        backend.savepoint("SAVEPOINT", "hermes_trg")
+        backend.savepoint("SAVEPOINT", "hermes_trg", lazy=True)  # issue 8: sent with the first statement
     runner = Runner(bridge)
     try:
         result = runner.statement(tree, values)
@@ -482,7 +542,7 @@ def run_statement(bridge: "FtsBridge", tree: exp.Expression, values: Sequence[An
     if own:
         backend.commit()
     else:
-        backend.savepoint("RELEASE SAVEPOINT", "hermes_trg")
+        backend.savepoint("RELEASE SAVEPOINT", "hermes_trg", lazy=True)  # issue 8: sent with the next one
     if result[1] is not None and backend.kind == "mysql":
         backend.query("SELECT LAST_INSERT_ID(%s)", (result[1],))  # trigger inserts moved it
     return result

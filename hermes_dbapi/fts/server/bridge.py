@@ -109,7 +109,8 @@ class FtsBridge:
             self._write(cursor, tree.copy(), self.specs[target_name], values, keyword)
             return True
         if target_name in self.triggers:
-            return self._dml_with_triggers(cursor, sql, tree.copy(), target_name, values, keyword, parameters)
+            # the trigger engine only reads the statement (triggers/engine.py): no copy (issue 8)
+            return self._dml_with_triggers(cursor, sql, tree, target_name, values, keyword, parameters)
         if target is None and fts and isinstance(tree, exp.Query):
             stash = Stash()
             names, rows = self.query_tree(tree, values, sql, found, stash)
@@ -191,14 +192,14 @@ class FtsBridge:
         """One statement's server writes succeed or vanish together."""
         backend = self.conn._backend
         if backend.in_transaction:
-            backend.savepoint("SAVEPOINT", "hermes_fts")
+            backend.savepoint("SAVEPOINT", "hermes_fts", lazy=True)  # issue 8: sent with the first write
             try:
                 yield
             except BaseException:
                 backend.savepoint("ROLLBACK TO SAVEPOINT", "hermes_fts")
                 backend.savepoint("RELEASE SAVEPOINT", "hermes_fts")
                 raise
-            backend.savepoint("RELEASE SAVEPOINT", "hermes_fts")
+            backend.savepoint("RELEASE SAVEPOINT", "hermes_fts", lazy=True)
         else:
             backend.begin("DEFERRED")
             try:
