@@ -194,6 +194,10 @@ class Backend(ABC):
         for sql, params in statements:
             self.query(sql, params)
 
+    def query_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple]]:
+        """Run shim-internal reads in order; each one's rows (PostgreSQL: one round trip)."""
+        return [self.query(sql, params) for sql, params in statements]
+
     def advance_identity(self, table: str, column: str, value: int) -> None:
         """Make the next automatic id of ``table`` larger than ``value`` (if needed)."""
 

@@ -162,6 +162,18 @@ class DirectPath:
             sends.append((query, values, types, formats))
         self._pipeline(sends)
 
+    def batch_rows(self, statements: Sequence[tuple[str, Sequence[Any]]],
+                   before: Sequence[bytes] = ()) -> list[DirectResult]:
+        """Like :meth:`batch`, with each statement's result."""
+        sends: list[tuple[bytes, Any, Any, Any]] = [(command, None, None, None) for command in before]
+        loaders = []
+        for sql, params in statements:
+            query, tx, values, types, formats = self._dump(sql, params)
+            sends.append((query, values, types, formats))
+            loaders.append(tx)
+        results = self._pipeline(sends)[len(before):]
+        return [DirectResult(result, tx) for result, tx in zip(results, loaders)]
+
     def _pipeline(self, sends: list[tuple[bytes, Any, Any, Any]]) -> list[pq.abc.PGresult]:
         """``(query, values, types, formats)`` sent as one libpq pipeline; their results."""
         pgconn = self.conn.pgconn

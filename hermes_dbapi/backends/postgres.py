@@ -542,6 +542,26 @@ class PostgresBackend(faults.PgFaults, Backend):
             pending.clear()
             raise self._translate(exc, in_transaction) from None
 
+    def query_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple]]:
+        """issue 8: the reads of one FTS evaluation step in one libpq pipeline."""
+        if len(statements) < 2:
+            return super().query_all(statements)
+        in_transaction = self.in_transaction
+        if not in_transaction:
+            self._ensure_live()  # issue 5
+        pending = self._pending
+        try:
+            results = self._direct_path().batch_rows(
+                [(sql, pg_text.encode_params(params)) for sql, params in statements], pending)
+            pending.clear()
+        except pg_direct.Unsupported:
+            return super().query_all(statements)  # nothing was sent
+        except psycopg.Error as exc:  # never a driver exception to the application
+            pending.clear()
+            raise self._translate(exc, in_transaction) from None
+        return [pg_text.decode_rows(r.fetchall(), pg_text.text_columns(r.pgresult)) if r.pgresult.nfields else []
+                for r in results]
+
     def advance_identity(self, table: str, column: str, value: int) -> None:
         """Move the identity sequence of ``table.column`` past ``value`` (never back)."""
         self.query(

@@ -61,10 +61,14 @@ class ServerIndex:
     def total_tokens(self) -> int:
         return self._stat()[1]
 
-    def prefetch(self, rowids: Sequence[int], texts: bool) -> None:
-        """Load sizes (and texts) of many rows in a few queries."""
+    def prefetch(self, rowids: Sequence[int], texts: bool, stats: bool = False) -> None:
+        """Load sizes (and texts) of many rows in a few queries; ``stats``: the table's
+        row count and token total too, with the sizes (bm25 will need them)."""
         missing = [r for r in rowids if r not in self._sizes]
-        if missing:
+        if missing and stats and self._stats is None:
+            sizes, self._stats = self.storage.sizes_and_stats(missing)
+            self._sizes.update(sizes)
+        elif missing:
             self._sizes.update(self.storage.sizes(missing))
         if texts:
             missing = [r for r in rowids if r not in self._texts]

@@ -287,9 +287,10 @@ def evaluate(conn: "Connection", ref: Ref, storage: Storage, values: Sequence[An
         needs_texts = any(n != "bm25" for _i, n, _a in eager) or (
             spec_detail_needs_texts(ref.spec) and (ref.uses_rank or ref.aux)
         )
+        ranked = ref.uses_rank or any(n == "bm25" for n, _a in ref.aux)
         if ref.uses_rank or ref.aux:
-            index.prefetch(rowids, texts=needs_texts)
-        scorer = Bm25(ev) if (ref.uses_rank or any(n == "bm25" for n, _a in ref.aux)) and rowids else None
+            index.prefetch(rowids, texts=needs_texts, stats=ranked)
+        scorer = Bm25(ev) if ranked and rowids else None
         rows = []
         for r in rowids:
             rank = None if scorer is None or ev.special else scorer.score(r)

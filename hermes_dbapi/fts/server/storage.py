@@ -261,14 +261,28 @@ class Storage:
         """Every row's stored docsize blob."""
         return {int(rowid): bytes(sz) for rowid, sz in self._q(f"SELECT id, sz FROM {self.docsize}")}
 
+    def _stats_sql(self) -> str:
+        return f"SELECT COUNT(*), COALESCE(SUM(total), 0) FROM {self.docsize}"
+
     def stats(self) -> tuple[int, int]:
-        rows, total = self._q(f"SELECT COUNT(*), COALESCE(SUM(total), 0) FROM {self.docsize}")[0]
+        rows, total = self._q(self._stats_sql())[0]
         return int(rows), int(total)
+
+    def sizes_and_stats(self, rowids: Sequence[int]) -> tuple[dict[int, list[int]], tuple[int, int]]:
+        """:meth:`sizes` and :meth:`stats` together (issue 8: one round trip on PostgreSQL)."""
+        if self.kind != "postgres":
+            return self.sizes(rowids), self.stats()
+        sized, stat = self.backend.query_all([self._sizes_pg(rowids), (self._stats_sql(), ())])
+        return {int(rowid): read_varints(bytes(sz)) for rowid, sz in sized}, (int(stat[0][0]), int(stat[0][1]))
+
+    def _sizes_pg(self, rowids: Sequence[int]) -> tuple[str, list]:
+        """One array parameter rather than chunks of placeholders."""
+        return f"SELECT id, sz FROM {self.docsize} WHERE id = ANY(%s::bigint[])", [list(rowids)]
 
     def sizes(self, rowids: Sequence[int]) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
-        if self.kind == "postgres":  # one array parameter rather than chunks of placeholders
-            rows = self._q(f"SELECT id, sz FROM {self.docsize} WHERE id = ANY(%s::bigint[])", [list(rowids)])
+        if self.kind == "postgres":
+            rows = self._q(*self._sizes_pg(rowids))
             return {int(rowid): read_varints(bytes(sz)) for rowid, sz in rows}
         for start in range(0, len(rowids), 2000):  # rowids are ints: literals, no escaping per value
             listed = ", ".join(str(int(r)) for r in rowids[start : start + 2000])
