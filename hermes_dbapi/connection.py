@@ -141,6 +141,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         self._local_cache = TranslationCache(max(cached_statements, 16))
         self._names: dict[str, tuple[str, ...] | None] = {}
         self._rowid_sql: dict[tuple[str, str], str] = {}
+        self._row_by_row: dict[str, bool] = {}  # driver SQL -> upsert_rows.wanted (per schema epoch)
         self._identity_column: dict[tuple[str, str], str | None] = {}  # see _advance_identity
         self._plans: dict[str, tuple[str, Translation]] = {}  # SQL text -> (keyword, translation), see _execute_on
         self._plan_hits = 0
@@ -337,6 +338,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             self._local_cache.clear()
             self._names.clear()
             self._rowid_sql.clear()
+            self._row_by_row.clear()
             self._identity_column.clear()
             self._plans.clear()
             self._backend.schema_changed()
@@ -552,11 +554,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         self._identity_high.pop(translation.table, None)
 
     def _autoincrement(self, table: str) -> bool:
-        with self._shadow.lock:
-            row = self._shadow.db.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? AND sql LIKE '%AUTOINCREMENT%'", (table,)
-            ).fetchone()
-        return row is not None
+        return self._shadow.autoincrement(table)
 
     def _with_rowid(self, translation: Translation) -> tuple[str, bool]:
         """PostgreSQL reports inserted ids only through RETURNING."""

@@ -32,10 +32,21 @@ if TYPE_CHECKING:
 
 
 def wanted(conn: "Connection", translation: "Translation") -> bool:
+    """Whether the statement runs row by row; asked of the catalog once per statement
+    and schema (issue 8: no catalog query on the per-call path)."""
     if not translation.conflict or translation.rows < 2:
         return False
     if translation.returns_rows or not translation.table:
         return False
+    known = conn._row_by_row.get(translation.sql)
+    if known is None:
+        if len(conn._row_by_row) >= 1024:
+            conn._row_by_row.clear()
+        known = conn._row_by_row[translation.sql] = _wanted(conn, translation)
+    return known
+
+
+def _wanted(conn: "Connection", translation: "Translation") -> bool:
     column = conn._rowid_target(translation.table)
     if column is None or translation.listed is None and (column != HIDDEN_ROWID or conn._backend.kind == "postgres"):
         return False  # no column list: the values give the rowid alias (a hidden rowid is never listed)

@@ -109,6 +109,14 @@ class Shadow:
                 return None
             return pk[0][0]
 
+    def autoincrement(self, table: str) -> bool:
+        """Whether ``table`` was declared with AUTOINCREMENT (SQLite never reuses its ids)."""
+        with self.lock:
+            row = self.db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? AND sql LIKE '%AUTOINCREMENT%'", (table,)
+            ).fetchone()
+        return row is not None
+
     def relation_kind(self, table: str) -> str | None:
         with self.lock:
             try:

@@ -71,12 +71,8 @@ def _column_list(tree: exp.Insert, ctx: Context) -> tuple[str, list[str]] | None
 
 
 def _autoincrement(ctx: Context, table: str) -> bool:
-    db, lock = getattr(ctx.schema, "db", None), getattr(ctx.schema, "lock", None)
-    if db is None or lock is None:
-        return False
-    with lock:
-        row = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone()
-    return bool(row and row[0] and "AUTOINCREMENT" in row[0].upper())
+    known = getattr(ctx.schema, "autoincrement", None)  # catalog/shadow.py; absent: no catalog to ask
+    return bool(known and known(table))
 
 
 def _one_row_select(source: exp.Expression | None, width: int) -> exp.Select | None:
