@@ -100,11 +100,29 @@ def filter_rows(insert: exp.Insert, ctx: Context, keys: list | None = None) -> N
             conditions.append(absent)
     if not conditions:
         return
-    derived = values.copy()
-    names = [exp.to_identifier(f"_hdb_c{i}") for i in range(len(listed))]
-    derived.set("alias", exp.TableAlias(this=exp.to_identifier(_ALIAS), columns=names))
-    select = exp.select("*").from_(derived).where(exp.and_(*conditions))
+    select = exp.select("*").from_(derived_rows(values)).where(exp.and_(*conditions))
     insert.set("expression", select)
+
+
+def derived_rows(values: exp.Values) -> exp.Values:
+    """A copy of ``values`` as the derived table ``_hdb_ignore(_hdb_c0, _hdb_c1, …)``."""
+    derived = values.copy()
+    width = len(values.expressions[0].expressions)
+    names = [exp.to_identifier(f"_hdb_c{i}") for i in range(width)]
+    derived.set("alias", exp.TableAlias(this=exp.to_identifier(_ALIAS), columns=names))
+    return derived
+
+
+def key_match(qualifier: str, columns: list, slot: dict[str, exp.Expression]) -> exp.Expression | None:
+    """``qualifier.k = <row's k> AND …`` for a key's columns; None when the row leaves
+    one of them to its default (not known here)."""
+    matches: list[exp.Expression] = []
+    for name in columns:
+        value = slot.get(name.lower())
+        if value is None:
+            return None
+        matches.append(exp.EQ(this=exp.column(name, table=qualifier, quoted=True), expression=value.copy()))
+    return exp.and_(*matches)
 
 
 def _is_value(value: exp.Expression) -> bool:
@@ -141,13 +159,10 @@ def _not_existing(
     """``NOT EXISTS (SELECT 1 FROM t WHERE t.k = <row's k> …)`` for one plain unique key."""
     if predicate is not None or not columns or any(c is None for c in columns):
         return None  # partial or expression keys: left to ON CONFLICT
-    matches: list[exp.Expression] = []
-    for name in columns:
-        value = slot.get(name.lower())
-        if value is None:
-            return None  # an unlisted key column: its default or a new id, left to ON CONFLICT
-        matches.append(exp.EQ(this=exp.column(name, table=table.name, quoted=True), expression=value.copy()))
-    probe = exp.select("1").from_(exp.to_table(table.name, quoted=True)).where(exp.and_(*matches))
+    match = key_match(table.name, columns, slot)
+    if match is None:
+        return None  # an unlisted key column: its default or a new id, left to ON CONFLICT
+    probe = exp.select("1").from_(exp.to_table(table.name, quoted=True)).where(match)
     return exp.Not(this=exp.Exists(this=probe))
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from ..context import HIDDEN_ROWID, Context
+from .ignore_rows import derived_rows, key_match
 
 TARGET = "mysql_conflict_target"  # ctx.facts: the upsert's key columns; None for "any unique key"
 _ALIAS = "_hdb_ignore"  # the derived table of passes/ignore_rows.py
@@ -80,10 +81,7 @@ def _one_row_select(source: exp.Expression | None, width: int) -> exp.Select | N
     if isinstance(source, exp.Values):
         if len(source.expressions) != 1 or len(source.expressions[0].expressions) != width:
             return None
-        derived = source.copy()
-        derived.set("alias", exp.TableAlias(this=exp.to_identifier(_ALIAS),
-                                            columns=[exp.to_identifier(f"_hdb_c{i}") for i in range(width)]))
-        select = exp.select("*").from_(derived)
+        select = exp.select("*").from_(derived_rows(source))
         source.replace(select)
         return select
     if isinstance(source, exp.Select) and isinstance(source.args.get("from_"), exp.From):
@@ -106,11 +104,10 @@ def _keys(ctx: Context, table: str, rowid: str) -> list[list[str]]:
 
 
 def _probe(table: str, rowid: str, key: list[str], slots: dict[str, exp.Expression]) -> exp.Expression | None:
-    if any(name.lower() not in slots for name in key):
+    match = key_match(_PROBE, key, slots)
+    if match is None:
         return None  # a key column the INSERT leaves to its default: not looked up
-    matches = [exp.EQ(this=exp.column(name, table=_PROBE, quoted=True), expression=slots[name.lower()].copy())
-               for name in key]
     probe = (exp.select(exp.column(rowid, table=_PROBE, quoted=True))
              .from_(exp.alias_(exp.to_table(table, quoted=True), _PROBE, table=True))
-             .where(exp.and_(*matches)))
+             .where(match))
     return exp.Subquery(this=probe)
