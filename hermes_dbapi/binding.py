@@ -118,6 +118,18 @@ def raise_like_sqlite(sql: str, parameters: Any, explain: Callable[[str, Any], A
     raise errors.programming("parameters are of unsupported type")
 
 
+def bind_scanned(conn: Any, sql: str, found: Any, parameters: Any) -> tuple:
+    """The values of a statement the shim runs itself (``found``: its
+    ``translate.params.scan``), numbered as the markers are; bad parameters
+    raise what sqlite3 raises for ``sql``."""
+    try:
+        return bind(parameters, found.count, found.names, tuple(range(found.count)),
+                    lambda: conn._shadow_explain("EXPLAIN " + sql, parameters))
+    except BindError:
+        raise_like_sqlite(sql, parameters, conn._shadow_explain)
+        raise
+
+
 def with_session(values: tuple, session: tuple[tuple[int, str], ...], current: dict[str, int]) -> tuple:
     """Insert the connection's counters (``changes()``...) at their driver positions."""
     out = list(values)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import sqlglot
 from sqlglot import exp
 
-from . import errors
+from . import binding, errors
 from ._stdlib import sqlite3
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def run(conn: "Connection", cursor: "Cursor", sql: str, parameters: Any) -> bool
     targets = {a.this.name.lower() for a in tree.expressions if isinstance(a, exp.EQ) and isinstance(a.this, exp.Column)}
     if targets & {rid.lower(), *_ROWID_NAMES}:
         raise errors.not_supported("UPDATE … RETURNING that changes the rowid", dialect)
-    values = _bind(conn, sql, found, parameters)
+    values = binding.bind_scanned(conn, sql, found, parameters)
     qual = exp.to_identifier(table.alias_or_name).sql(dialect="sqlite")
     key = f"{qual}.{exp.to_identifier(rid).sql(dialect='sqlite')}"
     source = table.sql(dialect="sqlite")
@@ -96,17 +96,6 @@ def conn_bridge(conn: "Connection") -> Any:
     from .connection import _fts
 
     return _fts(conn)
-
-
-def _bind(conn: "Connection", sql: str, found: Any, parameters: Any) -> tuple:
-    from . import binding
-
-    try:
-        return binding.bind(parameters, found.count, found.names, tuple(range(found.count)),
-                            lambda: conn._shadow_explain("EXPLAIN " + sql, parameters))
-    except binding.BindError:
-        binding.raise_like_sqlite(sql, parameters, conn._shadow_explain)
-        raise
 
 
 def _update(conn: "Connection", text: str, values: tuple) -> None:

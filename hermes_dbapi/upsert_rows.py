@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import sqlglot
 from sqlglot import exp
 
+from . import binding
 from ._stdlib import sqlite3
 from .translate.context import HIDDEN_ROWID
 
@@ -59,7 +60,6 @@ def _wanted(conn: "Connection", translation: "Translation") -> bool:
 
 def run(conn: "Connection", cursor: "Cursor", sql: str, parameters: Any, keyword: str) -> bool:
     """Run ``sql`` row by row; False when it is not a plain ``INSERT … VALUES``."""
-    from . import returning
     from .connection import _fts
     from .fts.server import sqlrun
     from .translate.params import scan
@@ -69,7 +69,7 @@ def run(conn: "Connection", cursor: "Cursor", sql: str, parameters: Any, keyword
     source = tree.expression if isinstance(tree, exp.Insert) else None
     if not isinstance(source, exp.Values) or tree.args.get("with_") or tree.args.get("with"):
         return False
-    values = returning._bind(conn, sql, found, parameters)
+    values = binding.bind_scanned(conn, sql, found, parameters)
     backend = conn._backend
     conn._begin_implicitly(keyword)
     total = 0

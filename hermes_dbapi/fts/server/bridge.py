@@ -142,16 +142,7 @@ class FtsBridge:
         return cached[1], tree.copy() if tree is not None and copy else tree
 
     def _bind(self, sql: str, found: Any, parameters: Any) -> tuple:
-        conn = self.conn
-
-        def warn() -> None:
-            conn._shadow_explain("EXPLAIN " + sql, parameters)
-
-        try:
-            return binding.bind(parameters, found.count, found.names, tuple(range(found.count)), warn)
-        except binding.BindError:
-            binding.raise_like_sqlite(sql, parameters, conn._shadow_explain)
-            raise
+        return binding.bind_scanned(self.conn, sql, found, parameters)
 
     # -- queries ----------------------------------------------------------
 
