@@ -22,6 +22,7 @@ _ESCAPES = ("\x00", "\x01")  # what pg_text rewrites on the way to PostgreSQL
 class Profile(NamedTuple):
     kinds: tuple[frozenset, ...]  # value types per parameter position
     escaped: bool  # some str holds NUL or U+0001 (PostgreSQL's NUL escape applies)
+    columns: list[tuple]  # the values per parameter position (PostgreSQL's COPY text is built by column)
 
 
 def profile(items: list, count: int) -> Profile | None:
@@ -33,7 +34,8 @@ def profile(items: list, count: int) -> Profile | None:
         return None
     kinds: list[frozenset] = []
     escaped = False
-    for column in zip(*items):
+    columns = list(zip(*items))
+    for column in columns:
         found = frozenset(map(type, column))
         if not found <= _PLAIN:
             return None
@@ -41,11 +43,23 @@ def profile(items: list, count: int) -> Profile | None:
             ints = column if len(found) == 1 else [v for v in column if type(v) is int]
             if min(ints) < _LOW or max(ints) > _HIGH:
                 return None  # sqlite3's OverflowError comes from the item-by-item path
-        if str in found and not escaped:
+        if str in found:
             text = "".join(column) if len(found) == 1 else "".join([v for v in column if type(v) is str])
-            escaped = _ESCAPES[0] in text or _ESCAPES[1] in text
+            if not text.isascii() and not _encodable(text):
+                return None  # sqlite3 binds the items before the bad one: item by item
+            escaped = escaped or _ESCAPES[0] in text or _ESCAPES[1] in text
+        if float in found and any(v != v for v in column):
+            return None  # NaN binds as NULL: item by item (binding.adapt)
         kinds.append(found)
-    return Profile(tuple(kinds), escaped)
+    return Profile(tuple(kinds), escaped, columns)
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def plain_bindable(translation: Any) -> bool:

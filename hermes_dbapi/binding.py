@@ -30,6 +30,8 @@ class BindError(Exception):
 def adapt(value: Any) -> Any:
     kind = type(value)
     if kind in _PLAIN:
+        if kind is float and value != value:
+            return None  # SQLite stores a NaN as NULL
         if kind is int and not _INT64[0] <= value <= _INT64[1]:
             raise OverflowError("Python int too large to convert to SQLite INTEGER")
         return value
@@ -48,7 +50,8 @@ def adapt(value: Any) -> Any:
             raise OverflowError("Python int too large to convert to SQLite INTEGER")
         return value
     if isinstance(value, float):
-        return float(value)
+        value = float(value)
+        return None if value != value else value
     if isinstance(value, str):
         return str(value)
     if isinstance(value, (bytes, bytearray, memoryview)):
@@ -84,7 +87,10 @@ def bind(
                 if vkind is int:
                     if not -9223372036854775808 <= value <= 9223372036854775807:
                         raise OverflowError("Python int too large to convert to SQLite INTEGER")
-                elif vkind is not str and vkind is not float and vkind is not bytes and value is not None:
+                elif vkind is float:
+                    if value != value:
+                        break  # NaN: the general path binds it as NULL, as SQLite does
+                elif vkind is not str and vkind is not bytes and value is not None:
                     break  # adapters, subclasses, buffers: the general path below
             else:
                 return parameters if kind is tuple else tuple(parameters)

@@ -701,7 +701,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             self._backend.executemany(
                 raw, driver_sql, batch, table=translation.table, returning_rowid=returning, profile=profile
             )
-        except sqlite3.Error:
+        except (sqlite3.Error, UnicodeEncodeError):  # a str the driver cannot send: sqlite3 fails at its item
             self._rewind_identity(translation)  # the undone batch used up ids
             if len(batch) == 1:
                 raise
@@ -711,9 +711,11 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
                     self._backend.execute(raw, driver_sql, params, returning_rowid=returning, table=translation.table)
                 except sqlite3.Error:
                     self._rewind_identity(translation)
+                    self._changes = 0  # the failing item ran: changes() counts it, 0
                     raise
                 done += max(raw.rowcount, 0)
                 self._total_changes += max(raw.rowcount, 0)
+                self._changes = max(raw.rowcount, 0)  # changes(): the last item that ran
                 if raw.lastrowid is not None:
                     self._last_rowid = raw.lastrowid
                     if returning:  # explicit ids the items stored move the sequence on, as in the batch path

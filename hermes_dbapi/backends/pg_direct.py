@@ -27,6 +27,7 @@ _TUPLES_OK = pq.ExecStatus.TUPLES_OK
 _BAD = pq.ConnStatus.BAD
 _PLACEHOLDER = re.compile(r"%%|%s|%")
 _PIPELINE_SYNC = pq.ExecStatus.PIPELINE_SYNC
+_COPY_IN = pq.ExecStatus.COPY_IN
 _PREPARE_AT = 2  # executions of one statement before it is prepared (a one-off costs no extra round trip)
 _MAX_PREPARED = 256
 
@@ -153,18 +154,11 @@ class DirectPath:
         results = self._pipeline(sends)
         return DirectResult(results[len(before)], tx)
 
-    def batch(self, statements: Sequence[tuple[str, Sequence[Any]]], before: Sequence[bytes] = ()) -> None:
+    def batch(self, statements: Sequence[tuple[str, Sequence[Any]]],
+              before: Sequence[bytes] = ()) -> list[DirectResult]:
         """The ``before`` commands and several statements (never prepared) in one
-        pipeline; the first failure raises and the statements after it did not run."""
-        sends: list[tuple[bytes, Any, Any, Any]] = [(command, None, None, None) for command in before]
-        for sql, params in statements:
-            query, _tx, values, types, formats = self._dump(sql, params)
-            sends.append((query, values, types, formats))
-        self._pipeline(sends)
-
-    def batch_rows(self, statements: Sequence[tuple[str, Sequence[Any]]],
-                   before: Sequence[bytes] = ()) -> list[DirectResult]:
-        """Like :meth:`batch`, with each statement's result."""
+        pipeline, and each statement's result; the first failure raises and the
+        statements after it did not run."""
         sends: list[tuple[bytes, Any, Any, Any]] = [(command, None, None, None) for command in before]
         loaders = []
         for sql, params in statements:
@@ -200,20 +194,50 @@ class DirectPath:
                 raise self._error(result)
         return results
 
+    def copy_in(self, sql: bytes, chunks: Sequence[bytes]) -> list[pq.abc.PGresult]:
+        """A simple query holding one ``COPY … FROM STDIN`` (other statements may
+        come before and after it), fed ``chunks`` of COPY data: two round trips, the
+        COPY's start and then the data with the rest; the first failure raises."""
+        pgconn = self.conn.pgconn
+        pgconn.send_query(sql)
+        results = self._collect(pgconn, False, until_copy=True)
+        if results and results[-1].status == _COPY_IN:
+            results.pop()
+            stopped: BaseException | None = None
+            try:
+                for chunk in chunks:
+                    while not pgconn.put_copy_data(chunk):  # 0: the send buffer is full
+                        self._drain(pgconn)
+            except BaseException as exc:  # e.g. KeyboardInterrupt: end the COPY, failed
+                stopped = exc
+            while not pgconn.put_copy_end(None if stopped is None else b"interrupted by the client"):
+                self._drain(pgconn)
+            results += self._collect(pgconn, False)
+            if stopped is not None:
+                raise stopped
+        for result in results:
+            if result.status not in _OK:
+                raise self._error(result)
+        return results
+
+    @staticmethod
+    def _drain(pgconn: Any) -> None:
+        while pgconn.flush():
+            select.poll().poll(10)
+
     def rows(self, result: pq.abc.PGresult) -> list[tuple]:
         """Every row of a result of :meth:`script`, in psycopg's Python types."""
         if result.status != _TUPLES_OK:
             return []
         return DirectResult(result, Transformer(self.conn)).fetchall()
 
-    def _collect(self, pgconn: Any, pipelined: bool) -> list[pq.abc.PGresult]:
+    def _collect(self, pgconn: Any, pipelined: bool, until_copy: bool = False) -> list[pq.abc.PGresult]:
         """Wait for the results of what was sent: a pipeline's up to its sync, or a
-        simple query's up to its end."""
+        simple query's up to its end (``until_copy``: or up to a COPY's start)."""
         waiter = select.poll()
         waiter.register(pgconn.socket, select.POLLIN)
         try:
-            while pgconn.flush():  # non-blocking connection: send what is left
-                select.poll().poll(10)
+            self._drain(pgconn)  # non-blocking connection: send what is left
             out: list[pq.abc.PGresult] = []
             while True:
                 while pgconn.is_busy():
@@ -229,6 +253,8 @@ class DirectPath:
                 out.append(result)
                 if pgconn.status == _BAD:
                     raise self._error(result)
+                if until_copy and result.status == _COPY_IN:
+                    break
             return out
         except BaseException:
             if pgconn.status != _BAD:

@@ -9,7 +9,7 @@ SQLite only undoes that statement.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 import hashlib
 
@@ -38,6 +38,7 @@ _GUARD_OPEN = "SAVEPOINT " + _STMT_SAVEPOINT + "; "
 _GUARD_CLOSE = "; RELEASE SAVEPOINT " + _STMT_SAVEPOINT
 _GUARD_OPEN_B = ("SAVEPOINT " + _STMT_SAVEPOINT).encode()
 _GUARD_CLOSE_B = ("RELEASE SAVEPOINT " + _STMT_SAVEPOINT).encode()
+_T = TypeVar("_T")
 
 
 class _NumericLoader(adapt.Loader):
@@ -228,19 +229,12 @@ class PostgresBackend(faults.PgFaults, Backend):
         round trip (a libpq pipeline, server-side binding; client-side binding in one
         simple query for the statements PostgreSQL cannot type that way)."""
         if sql not in self._client_only:
-            pending = self._pending
             try:
-                pending.append(_GUARD_OPEN_B)
-                try:
-                    raw = self._direct_path().guarded(pending, sql, params, _GUARD_CLOSE_B)
-                finally:
-                    pending.pop()
-                pending.clear()
-                return raw
+                return self._carrying_pending(
+                    lambda pending: self._direct_path().guarded([*pending, _GUARD_OPEN_B], sql, params, _GUARD_CLOSE_B))
             except pg_direct.Unsupported:
                 pass  # nothing was sent
             except psycopg.Error as exc:
-                pending.clear()  # they ran (the pipeline stops at the first failure, after them)
                 if exc.sqlstate not in _CLIENT_ONLY_STATES or self._driver_is_lost(exc):
                     raise
                 self._undo_statement()
@@ -312,8 +306,8 @@ class PostgresBackend(faults.PgFaults, Backend):
     ) -> None:
         if profile is not None and not profile.escaped:
             plan = self._copy_plan(sql, len(profile.kinds))
-            if plan is not None and pg_copy.fits(plan, profile.kinds):
-                self._copy(cursor, plan, seq)  # type: ignore[arg-type]  # a list when profiled
+            fits = plan is not None and pg_copy.fits(plan, profile.kinds)
+            if fits and self._copy(cursor, plan, seq, profile):  # type: ignore[arg-type]  # a list when profiled
                 return
         cursor.reset()
         # all or nothing, so the caller can redo it item by item after a failure
@@ -344,6 +338,12 @@ class PostgresBackend(faults.PgFaults, Backend):
             elif not self._driver_is_lost(exc):  # issue 5: a dead connection rolled back already
                 self._meta.execute("ROLLBACK")
             raise self._translate(exc, guarded) from None
+        except BaseException:  # e.g. a str the driver cannot encode, after earlier items went
+            if guarded:
+                self._undo_statement()
+            else:
+                self._run_control("ROLLBACK")
+            raise
         if not returning_rowid:
             cursor.rowcount = cursor.raw.rowcount
 
@@ -364,29 +364,28 @@ class PostgresBackend(faults.PgFaults, Backend):
         self._copy_plans.clear()
         self._copy_tables.clear()
 
-    def _copy(self, cursor: PgCursor, plan: pg_copy.Plan, rows: list[tuple]) -> None:
+    def _copy(self, cursor: PgCursor, plan: pg_copy.Plan, rows: list[tuple], profile: Any) -> bool:
         """issue 8: the batch as one COPY (see pg_copy), all or nothing, with the
-        rowcount and ids the INSERTs would have reported."""
+        rowcount and ids the INSERTs would have reported; the lazy commands, the
+        statement savepoint, the COPY, the id read-back and the release are one simple
+        query (two round trips).  False, with nothing sent, when a str cannot be encoded."""
+        try:
+            chunks = pg_copy.text_chunks(profile.columns, profile.kinds, self._encoding)
+        except UnicodeEncodeError:
+            return False  # the INSERT way reports it as it would for any batch
         cursor.reset()
-        guarded = self.conn.pgconn.transaction_status != _IDLE_CODE
+        guarded = self.in_transaction
         if not guarded:
             self._ensure_live()  # issue 5: replace a connection the server dropped while idle
+        head = [*self._take_pending(), _GUARD_OPEN_B] if guarded else []
+        tail = []
+        if plan.sequence is not None:  # ids the server made: the session's last one
+            tail.append(b"SELECT currval('" + plan.sequence.replace("'", "''").encode() + b"'::regclass)")
+        if guarded:
+            tail.append(_GUARD_CLOSE_B)
         direct = self._direct_path()
         try:
-            if guarded:
-                direct.script(b"; ".join([*self._take_pending(), _GUARD_OPEN_B]))
-            with self._meta.copy(plan.sql) as copy:  # issue 8: the long-lived cursor, none made per call
-                write = copy.write_row
-                for row in rows:
-                    write(row)
-            last = None
-            if plan.sequence is not None:  # ids the server made: the session's last one
-                quoted = "'" + plan.sequence.replace("'", "''") + "'"
-                tail = "; RELEASE SAVEPOINT " + _STMT_SAVEPOINT if guarded else ""
-                results = direct.script(f"SELECT currval({quoted}::regclass){tail}".encode())
-                last = direct.rows(results[0])[0][0]
-            elif guarded:
-                direct.script(_GUARD_CLOSE_B)
+            results = direct.copy_in(b"; ".join([*head, plan.sql.encode(), *tail]), chunks)
         except psycopg.Error as exc:
             if guarded:
                 self._undo_statement()
@@ -395,8 +394,9 @@ class PostgresBackend(faults.PgFaults, Backend):
         if plan.rowid >= 0:
             cursor.lastrowid = rows[-1][plan.rowid]
             cursor.max_rowid = max([row[plan.rowid] for row in rows])
-        elif last is not None:
-            cursor.lastrowid = cursor.max_rowid = last
+        elif plan.sequence is not None:
+            cursor.lastrowid = cursor.max_rowid = direct.rows(results[len(head) + 1])[0][0]
+        return True
 
     # -- transactions -------------------------------------------------------
 
@@ -524,41 +524,50 @@ class PostgresBackend(faults.PgFaults, Backend):
         except psycopg.Error as exc:  # never a driver exception to the application
             raise self._translate(exc, in_transaction) from None
 
+    def _carrying_pending(self, send: Callable[[list[bytes]], _T]) -> _T:
+        """Run one pipeline that sends the lazy savepoint commands first.  They are
+        done with once it ran, even when it failed (the pipeline stops at the first
+        failure, after them); kept when nothing was sent (``pg_direct.Unsupported``)."""
+        pending = self._pending
+        try:
+            result = send(pending)
+        except psycopg.Error:
+            pending.clear()
+            raise
+        pending.clear()
+        return result
+
+    def _pipelined(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[pg_direct.DirectResult]:
+        """``statements`` in one libpq pipeline behind the lazy commands; raises
+        ``pg_direct.Unsupported`` when nothing was sent."""
+        in_transaction = self.in_transaction
+        if not in_transaction:
+            self._ensure_live()  # issue 5
+        encoded = [(sql, pg_text.encode_params(params)) for sql, params in statements]
+        direct = self._direct_path()
+        try:
+            return self._carrying_pending(lambda pending: direct.batch(encoded, pending))
+        except psycopg.Error as exc:  # never a driver exception to the application
+            raise self._translate(exc, in_transaction) from None
+
     def write_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
         """issue 8: the FTS index writes of one statement in one libpq pipeline."""
         if len(statements) < 2:
             super().write_all(statements)
             return
-        in_transaction = self.in_transaction
-        if not in_transaction:
-            self._ensure_live()  # issue 5
-        pending = self._pending
         try:
-            self._direct_path().batch([(sql, pg_text.encode_params(params)) for sql, params in statements], pending)
-            pending.clear()
+            self._pipelined(statements)
         except pg_direct.Unsupported:
             super().write_all(statements)  # nothing was sent; query() sends the lazy commands first
-        except psycopg.Error as exc:  # never a driver exception to the application
-            pending.clear()
-            raise self._translate(exc, in_transaction) from None
 
     def query_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple]]:
         """issue 8: the reads of one FTS evaluation step in one libpq pipeline."""
         if len(statements) < 2:
             return super().query_all(statements)
-        in_transaction = self.in_transaction
-        if not in_transaction:
-            self._ensure_live()  # issue 5
-        pending = self._pending
         try:
-            results = self._direct_path().batch_rows(
-                [(sql, pg_text.encode_params(params)) for sql, params in statements], pending)
-            pending.clear()
+            results = self._pipelined(statements)
         except pg_direct.Unsupported:
             return super().query_all(statements)  # nothing was sent
-        except psycopg.Error as exc:  # never a driver exception to the application
-            pending.clear()
-            raise self._translate(exc, in_transaction) from None
         return [pg_text.decode_rows(r.fetchall(), pg_text.text_columns(r.pgresult)) if r.pgresult.nfields else []
                 for r in results]
 

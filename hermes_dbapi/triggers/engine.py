@@ -149,10 +149,7 @@ class Runner:
                 conn._advance_identity(tr, raw)
             return raw.rowcount, raw.lastrowid
         except sqlite3.IntegrityError as exc:
-            from ..errors import refine
-
-            named = {f"__hdb_p{i + 1}": v for i, v in enumerate(values)}
-            raise refine.integrity(conn, text, named, exc) from None
+            raise self._integrity_error(text, values, exc) from None
         finally:
             raw.close()
 
@@ -180,12 +177,16 @@ class Runner:
             conn._advance_identity(tr, raw)
             return len(rows), rowid, row
         except sqlite3.IntegrityError as exc:
-            from ..errors import refine
-
-            named = {f"__hdb_p{i + 1}": v for i, v in enumerate(values)}
-            raise refine.integrity(conn, text, named, exc) from None
+            raise self._integrity_error(text, values, exc) from None
         finally:
             raw.close()
+
+    def _integrity_error(self, text: str, values: Sequence[Any], exc: Exception) -> Exception:
+        """The constraint error of marker SQL as SQLite words it (errors/refine.py)."""
+        from ..errors import refine
+
+        named = {f"__hdb_p{i + 1}": v for i, v in enumerate(values)}
+        return refine.integrity(self.conn, text, named, exc)
 
     def query(self, text: str, values: Sequence[Any]) -> list[tuple]:
         """Rows of marker SQL: in the shadow when it reads no table (SQLite's own

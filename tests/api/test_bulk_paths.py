@@ -82,3 +82,22 @@ def test_bulk_iterator_raising_keeps_earlier_items(diff):
 def test_bulk_larger_than_one_statement(diff):
     """Over PyMySQL's 1 MB statement size: several statements, so the guarded path."""
     diff.check(lambda side: _run(side, [(AUTO, [("x" * 1000 + str(i), i) for i in range(1200)])])[-2:-1])
+
+
+def test_bulk_floats_and_nan(diff):
+    """Floats through the bulk path; NaN binds as NULL, as SQLite stores it."""
+    values = [float("nan"), 1e300, 5e-324, 0.1, 2.0 ** 53 + 1, -1.5]
+    rows = [(f"f{i}", value) for i, value in enumerate(values)]
+    diff.check(lambda side: _run(side, [("INSERT INTO b(s, r) VALUES (?, ?)", rows)]))
+    diff.check(lambda side: _run(side, [("INSERT INTO b(s, r) VALUES (?, ?)", rows)], begin=True))
+
+
+def test_bulk_infinities_and_negative_zero(diff):
+    """SQLite keeps ±inf and reads -0.0 back from a REAL column as 0.0."""
+    rows = [("a", float("inf")), ("b", float("-inf")), ("c", -0.0)]
+    diff.check(lambda side: _run(side, [("INSERT INTO b(s, r) VALUES (?, ?)", rows)]))
+
+
+def test_bulk_unencodable_text_keeps_earlier_items(diff):
+    """sqlite3 binds item by item: the items before a lone surrogate are stored."""
+    diff.check(lambda side: _run(side, [(AUTO, [("ok", 1), ("bad \ud800", 2)])]))

@@ -99,6 +99,8 @@ BINDINGS = {
     # parameters used in expressions
     "int_arithmetic": ("SELECT ? + 1, ? * 2", (41, 21)),
     "float_arithmetic": ("SELECT ? + 0.5", (1.0,)),
+    "nan_binds_as_null": ("SELECT ?, ? IS NULL", (float("nan"),) * 2),
+    "nan_named_binds_as_null": ("SELECT :x IS NULL", {"x": float("nan")}),
     "comparison": ("SELECT ? = ?", ("a", "a")),
     "null_comparison": ("SELECT ? IS NULL", (None,)),
     "in_list": ("SELECT 2 IN (?, ?, ?)", (1, 2, 3)),

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...backends import pg_text
+from ...backends import pg_copy, pg_text
 from ...fts.server.storage import Storage, encode, term_key, varints
 from ...fts.sqlvalues import sql_text
 
@@ -37,12 +37,47 @@ def _my_bytes(raw: bytes) -> str:
 
 
 def _pg_text(text: str) -> str:
-    text = pg_text.encode(text)  # NUL and U+0001 as the shim stores them (backends/pg_text.py)
-    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+    return pg_copy.escape(pg_text.encode(text))  # NUL and U+0001 as the shim stores them (backends/pg_text.py)
 
 
 def _my_text(text: str) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'").replace("\0", "\\0") + "'"
+
+
+class _CopyText:
+    """PostgreSQL: one line of ``COPY`` text per row."""
+
+    posting_end = "\n"
+
+    @staticmethod
+    def posting_parts(key: bytes, raw: bytes) -> tuple[str, str]:
+        return _pg_bytea(key) + "\t", "\t" + (_pg_bytea(raw) if key is not raw else "\\N") + "\t"
+
+    @staticmethod
+    def docsize(rowid: int, sizes: bytes, total: int) -> str:
+        return f"{rowid}\t{_pg_bytea(sizes)}\t{total}\n"
+
+    @staticmethod
+    def content(rowid: int, values: Sequence[object]) -> str:
+        return str(rowid) + "".join("\t" + ("\\N" if v is None else _pg_text(sql_text(v) or "")) for v in values) + "\n"
+
+
+class _InsertTuples:
+    """MariaDB/MySQL: one literal tuple of a multi-row ``INSERT`` per row."""
+
+    posting_end = "')"
+
+    @staticmethod
+    def posting_parts(key: bytes, raw: bytes) -> tuple[str, str]:
+        return "(" + _my_bytes(key) + ",", "," + (_my_bytes(raw) if key is not raw else "NULL") + ",'"
+
+    @staticmethod
+    def docsize(rowid: int, sizes: bytes, total: int) -> str:
+        return f"({rowid},{_my_bytes(sizes)},{total})"
+
+    @staticmethod
+    def content(rowid: int, values: Sequence[object]) -> str:
+        return "(" + str(rowid) + "".join("," + ("NULL" if v is None else _my_text(sql_text(v) or "")) for v in values) + ")"
 
 
 @dataclass
@@ -64,15 +99,12 @@ class FtsLoader:
         self.raw = raw
         self.kind = kind
         self.pg = kind == "postgres"
+        self.format = _CopyText if self.pg else _InsertTuples
         self._terms: dict[str, tuple[str, str]] = {}  # term -> (before rowid, after rowid) parts of its line
 
     def _parts(self, term: str) -> tuple[str, str]:
         raw = encode(term)
-        key = term_key(raw)
-        if self.pg:
-            got = (_pg_bytea(key) + "\t", "\t" + (_pg_bytea(raw) if key is not raw else "\\N") + "\t")
-        else:
-            got = ("(" + _my_bytes(key) + ",", "," + (_my_bytes(raw) if key is not raw else "NULL") + ",'")
+        got = self.format.posting_parts(term_key(raw), raw)
         if len(self._terms) < _CACHE_TERMS:
             self._terms[term] = got
         return got
@@ -99,7 +131,7 @@ class FtsLoader:
         add = postings.append
         docs: list[tuple[int, bytes, int]] = []
         tokens = 0
-        end = "\n" if self.pg else "')"
+        end = self.format.posting_end
         for rowid, values in rows:
             sizes, terms = tokenize(values)
             rid = str(rowid)
@@ -115,20 +147,14 @@ class FtsLoader:
         pieces += self._pieces(storage.idx, idx_cols, postings)
         del postings
         loads = [(storage.idx, idx_cols, pieces)]
-        if self.pg:
-            lines = [f"{r}\t{_pg_bytea(sz)}\t{t}\n" for r, sz, t in docs]
-        else:
-            lines = [f"({r},{_my_bytes(sz)},{t})" for r, sz, t in docs]
+        docsize = self.format.docsize
+        lines = [docsize(r, sz, t) for r, sz, t in docs]
         loads.append((storage.docsize, "(id, sz, total)", self._pieces(storage.docsize, "(id, sz, total)", lines)))
         if storage.spec.contentful:
             ncol = len(storage.spec.columns)
             cols = "(id, " + ", ".join(f"c{i}" for i in range(ncol)) + ")"
-            if self.pg:
-                lines = [str(r) + "".join("\t" + ("\\N" if v is None else _pg_text(sql_text(v) or ""))
-                                          for v in values) + "\n" for r, values in rows]
-            else:
-                lines = ["(" + str(r) + "".join("," + ("NULL" if v is None else _my_text(sql_text(v) or ""))
-                                                for v in values) + ")" for r, values in rows]
+            content = self.format.content
+            lines = [content(r, values) for r, values in rows]
             loads.append((storage.content, cols, self._pieces(storage.content, cols, lines)))
         return Encoded(loads, len(docs), tokens, rows[-1][0] if rows else None)
 
