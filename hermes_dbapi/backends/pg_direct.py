@@ -28,6 +28,9 @@ _BAD = pq.ConnStatus.BAD
 _PLACEHOLDER = re.compile(r"%%|%s|%")
 _PIPELINE_SYNC = pq.ExecStatus.PIPELINE_SYNC
 _COPY_IN = pq.ExecStatus.COPY_IN
+_COMMAND_OK = pq.ExecStatus.COMMAND_OK
+# what one send of a pipeline is (DirectPath._pipeline_results)
+_PARAMS, _PREPARE, _PREPARED = 0, 1, 2
 _PREPARE_AT = 2  # executions of one statement before it is prepared (a one-off costs no extra round trip)
 _MAX_PREPARED = 256
 
@@ -146,43 +149,77 @@ class DirectPath:
 
     def guarded(self, before: Sequence[bytes], sql: str, params: Sequence[Any], after: bytes) -> DirectResult:
         """The ``before`` commands, the statement and ``after`` in one pipeline (one
-        round trip); the first failure raises, the statements after it did not run."""
+        round trip); the first failure raises, the statements after it did not run.
+        The statement is prepared from its second run on, as :meth:`execute` does, the
+        Parse travelling in the same pipeline (``before`` ends with the statement's
+        savepoint, which undoes a failed one)."""
         query, tx, values, types, formats = self._dump(sql, params)
-        sends = [(command, None, None, None) for command in before]
-        sends.append((query, values, types, formats))
-        sends.append((after, None, None, None))
-        results = self._pipeline(sends)
-        return DirectResult(results[len(before)], tx)
+        sends = [(_PARAMS, command, None, None, None) for command in before]
+        at = len(sends)
+        key = (sql, types)
+        seen = self._seen.get(key, 0)
+        name = None
+        if type(seen) is bytes:
+            sends.append((_PREPARED, seen, values, formats, None))
+        elif seen + 1 < _PREPARE_AT:
+            sends.append((_PARAMS, query, values, types, formats))
+            self._seen[key] = seen + 1
+        else:
+            name = self._new_name()
+            sends.append((_PREPARE, name, query, types, None))
+            sends.append((_PREPARED, name, values, formats, None))
+            at += 1
+        sends.append((_PARAMS, after, None, None, None))
+        results = self._pipeline_results(sends)
+        if name is not None and results[at - 1].status == _COMMAND_OK:
+            self._seen[key] = name  # prepared, even if the statement itself failed
+        self._check(results)
+        return DirectResult(results[at], tx)
 
     def batch(self, statements: Sequence[tuple[str, Sequence[Any]]],
               before: Sequence[bytes] = ()) -> list[DirectResult]:
         """The ``before`` commands and several statements (never prepared) in one
         pipeline, and each statement's result; the first failure raises and the
         statements after it did not run."""
-        sends: list[tuple[bytes, Any, Any, Any]] = [(command, None, None, None) for command in before]
+        sends: list[tuple[int, Any, Any, Any, Any]] = [(_PARAMS, command, None, None, None) for command in before]
         loaders = []
         for sql, params in statements:
             query, tx, values, types, formats = self._dump(sql, params)
-            sends.append((query, values, types, formats))
+            sends.append((_PARAMS, query, values, types, formats))
             loaders.append(tx)
         results = self._pipeline(sends)[len(before):]
         return [DirectResult(result, tx) for result, tx in zip(results, loaders)]
 
-    def _pipeline(self, sends: list[tuple[bytes, Any, Any, Any]]) -> list[pq.abc.PGresult]:
-        """``(query, values, types, formats)`` sent as one libpq pipeline; their results."""
+    def _pipeline(self, sends: list[tuple[int, Any, Any, Any, Any]]) -> list[pq.abc.PGresult]:
+        """``sends`` as one libpq pipeline; their results; the first failure raises."""
+        results = self._pipeline_results(sends)
+        self._check(results)
+        return results
+
+    def _pipeline_results(self, sends: list[tuple[int, Any, Any, Any, Any]]) -> list[pq.abc.PGresult]:
+        """``(how, ...)`` sent as one libpq pipeline: a statement with its parameters
+        (``_PARAMS``: query, values, types, formats), a Parse (``_PREPARE``: name,
+        query, types) or a prepared statement's run (``_PREPARED``: name, values,
+        formats); one result each (PIPELINE_ABORTED after a failure), unchecked."""
         pgconn = self.conn.pgconn
         pgconn.enter_pipeline_mode()
         try:
-            for query, values, types, formats in sends:
-                pgconn.send_query_params(query, values, types, formats)
+            for how, a, b, c, d in sends:
+                if how == _PARAMS:
+                    pgconn.send_query_params(a, b, c, d)
+                elif how == _PREPARED:
+                    pgconn.send_query_prepared(a, b, c)
+                else:
+                    pgconn.send_prepare(a, b, c)
             pgconn.pipeline_sync()
-            results = self._collect(pgconn, True)
+            return self._collect(pgconn, True)
         finally:
             pgconn.exit_pipeline_mode()
+
+    def _check(self, results: list[pq.abc.PGresult]) -> None:
         for result in results:
             if result.status not in _OK:
                 raise self._error(result)
-        return results
 
     def script(self, sql: bytes) -> list[pq.abc.PGresult]:
         """Several statements in one simple query (one round trip); the first failure raises."""
@@ -263,11 +300,14 @@ class DirectPath:
                     pass
             raise
 
-    def _prepare(self, pgconn: Any, query: bytes, types: Any, key: tuple) -> bytes:
+    def _new_name(self) -> bytes:
         if len(self._seen) >= _MAX_PREPARED:
             self.forget()
         self._serial += 1
-        name = b"hdb_%d" % self._serial
+        return b"hdb_%d" % self._serial
+
+    def _prepare(self, pgconn: Any, query: bytes, types: Any, key: tuple) -> bytes:
+        name = self._new_name()
         result = pgconn.prepare(name, query, types)
         if result.status not in _OK:
             raise self._error(result)

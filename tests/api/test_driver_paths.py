@@ -170,3 +170,26 @@ def test_trigger_savepoints_travel_with_the_next_statement(diff, isolation):
         "SELECT count(*) FROM t",
     ]
     diff.steps(steps, isolation_level=isolation)
+
+
+def test_prepared_inside_a_transaction_across_ddl_and_failures(diff):
+    """Inside a transaction a statement is prepared in its own pipeline from its
+    second run: a run that fails as it is prepared, and DDL in the same
+    transaction, change nothing sqlite3 would show."""
+    steps = [
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT UNIQUE)",
+        ("commit",),
+        "BEGIN",
+        ("sql", "INSERT INTO t (id, a) VALUES (?, ?)", (1, "x")),
+        ("sql", "INSERT INTO t (id, a) VALUES (?, ?)", (2, "x")),  # prepared by this run, which fails
+        ("sql", "INSERT INTO t (id, a) VALUES (?, ?)", (3, "y")),
+        ("sql", "INSERT INTO t (id, a) VALUES (?, ?)", (4, "z")),
+        *_repeat(("sql", "SELECT * FROM t WHERE id = ?", (1,))),
+        "ALTER TABLE t ADD COLUMN b INTEGER DEFAULT 7",
+        *_repeat(("sql", "SELECT * FROM t WHERE id = ?", (3,))),
+        ("sql", "INSERT INTO t (id, a) VALUES (?, ?)", (5, "w")),
+        ("get", "in_transaction"),
+        ("commit",),
+        "SELECT * FROM t ORDER BY id",
+    ]
+    diff.steps(steps, isolation_level=None)
