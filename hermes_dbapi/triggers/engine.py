@@ -234,6 +234,24 @@ class Runner:
         raising.check(rows, found)
 
 
+def _shape(shadow: Any, table: str) -> tuple[tuple[str, ...], str | None, bool, tuple[str, ...]]:
+    """A table's columns (the hidden rowid last, if it has one), its rowid column,
+    whether that rowid is the hidden one, and its key columns: from the shadow catalog."""
+    cols = [c[0] for c in shadow.columns(table)]
+    rid = shadow.rowid_column(table)
+    implicit = rid is None and shadow.implicit_rowid(table)
+    if implicit:  # the hidden rowid, read and written as SQLite's unquoted rowid
+        rid = "rowid"
+        cols.append(rid)
+    if rid is not None:
+        keys = [rid]
+    else:
+        with shadow.lock:
+            keys = [r[0] for r in shadow.db.execute(
+                "SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", (table,))]
+    return tuple(cols), rid, implicit, tuple(keys)
+
+
 class _Table:
     """Row-by-row DML on one table with triggers."""
 
@@ -242,18 +260,16 @@ class _Table:
         self.conn = runner.conn
         self.table = table
         shadow = self.conn._shadow
-        self.cols = [c[0] for c in shadow.columns(table)]
-        self.rid = shadow.rowid_column(table)
-        self.implicit = self.rid is None and shadow.implicit_rowid(table)
-        if self.implicit:  # the hidden rowid, read and written as SQLite's unquoted rowid
-            self.rid = "rowid"
-            self.cols.append(self.rid)
-        if self.rid is not None:
-            self.keys = [self.rid]
-        else:
-            with shadow.lock:
-                self.keys = [r[0] for r in shadow.db.execute(
-                    "SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", (table,))]
+        shapes = runner.bridge.table_shapes  # issue 8: the catalog asked once per table and schema
+        key = (shadow.epoch, table.lower())
+        shape = shapes.get(key)
+        if shape is None:
+            shape = _shape(shadow, table)
+            if shape[1] is not None:  # no rowid may be a server probe's "cannot tell now": asked again
+                if len(shapes) >= 256:
+                    shapes.clear()
+                shapes[key] = shape
+        self.cols, self.rid, self.implicit, self.keys = shape
         if not self.keys:
             raise errors.not_supported(f"triggers on table {table} (it has no INTEGER PRIMARY KEY or PRIMARY KEY)",
                                        self.conn._backend.dialect)

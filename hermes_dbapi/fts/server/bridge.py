@@ -47,6 +47,7 @@ class FtsBridge:
         self._script = False
         self._parsed: dict[str, tuple[int, Any, exp.Expression | None]] = {}  # sql -> (epoch, scan, tree)
         self._plans: dict[tuple[str, bool], tuple[int, Any]] = {}  # (sql, deferring) -> (epoch, select.Plan)
+        self.table_shapes: dict[tuple[int, str], tuple] = {}  # (epoch, table) -> triggers.engine._shape
 
     # -- catalog ----------------------------------------------------------
 
