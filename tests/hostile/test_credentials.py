@@ -27,6 +27,23 @@ UNREACHABLE = {
     "mysql": f"mysql://root:{QUOTED}@127.0.0.1:1/test",
 }
 servers = pytest.mark.parametrize("kind", ["postgres", "mysql"])
+_RAW = {"postgres": "postgresql://postgres@127.0.0.1:5432/test", "mysql": "mysql://root@127.0.0.1:3306/test"}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _drop_the_namespaces_made_here(pytestconfig):
+    """These tests reach both servers whatever backends the run tests, and the run's
+    own cleanup covers only its backends: what they create is dropped here."""
+    yield
+    from conftest import _state, drop_namespaces
+
+    prefix = _state(pytestconfig).prefix
+    for name, url in _RAW.items():
+        for made in ("ssl", "default"):
+            try:
+                drop_namespaces(name, url, prefix + made)
+            except Exception:  # noqa: BLE001 - a server that is down left nothing behind
+                pass
 
 
 def _leaks(text: str) -> bool:
