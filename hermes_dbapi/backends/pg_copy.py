@@ -158,11 +158,14 @@ def _value(value: Any) -> str:
         return escape(value)
     if kind is int:
         return str(value)
-    if kind is float:
-        if math.isfinite(value):
-            return repr(value)
-        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
-    return "\\\\x" + value.hex()  # bytes: bytea's hex form, its backslash escaped
+    if kind is float:  # never NaN here: it binds as NULL, item by item (batch.profile)
+        return repr(value) if math.isfinite(value) else ("Infinity" if value > 0 else "-Infinity")
+    return bytea(value)
+
+
+def bytea(raw: bytes) -> str:
+    """bytes as a COPY text value: bytea's hex form, its backslash escaped."""
+    return "\\\\x" + raw.hex()
 
 
 def _column(values: tuple, kinds: frozenset) -> Any:

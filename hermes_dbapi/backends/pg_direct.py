@@ -134,15 +134,13 @@ class DirectPath:
                 raise self._error(result)
             return DirectResult(result, tx)
         key = (sql, types)
-        seen = self._seen.get(key, 0)
-        if type(seen) is bytes:
-            result = pgconn.exec_prepared(seen, values, formats)
-        elif seen + 1 < _PREPARE_AT:
-            result = pgconn.exec_params(query, values, types, formats)
-            self._seen[key] = seen + 1
+        stage = self._stage(key)
+        if type(stage) is bytes:
+            result = pgconn.exec_prepared(stage, values, formats)
+        elif stage:
+            result = pgconn.exec_prepared(self._prepare(pgconn, query, types, key), values, formats)
         else:
-            name = self._prepare(pgconn, query, types, key)
-            result = pgconn.exec_prepared(name, values, formats)
+            result = pgconn.exec_params(query, values, types, formats)
         if result.status not in _OK:
             raise self._error(result)
         return DirectResult(result, tx)
@@ -157,13 +155,12 @@ class DirectPath:
         sends = [(_PARAMS, command, None, None, None) for command in before]
         at = len(sends)
         key = (sql, types)
-        seen = self._seen.get(key, 0)
+        stage = self._stage(key)
         name = None
-        if type(seen) is bytes:
-            sends.append((_PREPARED, seen, values, formats, None))
-        elif seen + 1 < _PREPARE_AT:
+        if type(stage) is bytes:
+            sends.append((_PREPARED, stage, values, formats, None))
+        elif not stage:
             sends.append((_PARAMS, query, values, types, formats))
-            self._seen[key] = seen + 1
         else:
             name = self._new_name()
             sends.append((_PREPARE, name, query, types, None))
@@ -226,9 +223,7 @@ class DirectPath:
         pgconn = self.conn.pgconn
         pgconn.send_query(sql)
         results = self._collect(pgconn, False)
-        for result in results:
-            if result.status not in _OK:
-                raise self._error(result)
+        self._check(results)
         return results
 
     def copy_in(self, sql: bytes, chunks: Sequence[bytes]) -> list[pq.abc.PGresult]:
@@ -252,9 +247,7 @@ class DirectPath:
             results += self._collect(pgconn, False)
             if stopped is not None:
                 raise stopped
-        for result in results:
-            if result.status not in _OK:
-                raise self._error(result)
+        self._check(results)
         return results
 
     @staticmethod
@@ -299,6 +292,17 @@ class DirectPath:
                 while pgconn.get_result() is not None:
                     pass
             raise
+
+    def _stage(self, key: tuple) -> bytes | bool:
+        """Where the statement ``key`` stands: its prepared name; True when this run
+        prepares it; False when it runs unnamed (this run is counted)."""
+        seen = self._seen.get(key, 0)
+        if type(seen) is bytes:
+            return seen
+        if seen + 1 < _PREPARE_AT:
+            self._seen[key] = seen + 1
+            return False
+        return True
 
     def _new_name(self) -> bytes:
         if len(self._seen) >= _MAX_PREPARED:

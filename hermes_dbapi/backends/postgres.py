@@ -332,17 +332,14 @@ class PostgresBackend(faults.PgFaults, Backend):
                         break
                 cursor.lastrowid, cursor.max_rowid, cursor.rowcount = last, highest, total
             self._meta.execute("RELEASE SAVEPOINT " + _STMT_SAVEPOINT if guarded else "COMMIT")
-        except psycopg.Error as exc:
+        except BaseException as exc:  # a server error, or e.g. a str the driver cannot encode after earlier items went
+            driver = isinstance(exc, psycopg.Error)
             if guarded:
                 self._undo_statement()
-            elif not self._driver_is_lost(exc):  # issue 5: a dead connection rolled back already
+            elif not (driver and self._driver_is_lost(exc)):  # issue 5: a dead connection rolled back already
                 self._meta.execute("ROLLBACK")
-            raise self._translate(exc, guarded) from None
-        except BaseException:  # e.g. a str the driver cannot encode, after earlier items went
-            if guarded:
-                self._undo_statement()
-            else:
-                self._run_control("ROLLBACK")
+            if driver:
+                raise self._translate(exc, guarded) from None
             raise
         if not returning_rowid:
             cursor.rowcount = cursor.raw.rowcount

@@ -28,10 +28,6 @@ PIECE_LINES = 10_000
 _CACHE_TERMS = 200_000
 
 
-def _pg_bytea(raw: bytes) -> str:
-    return "\\\\x" + raw.hex()  # COPY text: the backslash is escaped
-
-
 def _my_bytes(raw: bytes) -> str:
     return "X'" + raw.hex() + "'" if raw else "''"
 
@@ -51,11 +47,11 @@ class _CopyText:
 
     @staticmethod
     def posting_parts(key: bytes, raw: bytes) -> tuple[str, str]:
-        return _pg_bytea(key) + "\t", "\t" + (_pg_bytea(raw) if key is not raw else "\\N") + "\t"
+        return pg_copy.bytea(key) + "\t", "\t" + (pg_copy.bytea(raw) if key is not raw else "\\N") + "\t"
 
     @staticmethod
     def docsize(rowid: int, sizes: bytes, total: int) -> str:
-        return f"{rowid}\t{_pg_bytea(sizes)}\t{total}\n"
+        return f"{rowid}\t{pg_copy.bytea(sizes)}\t{total}\n"
 
     @staticmethod
     def content(rowid: int, values: Sequence[object]) -> str:
