@@ -188,9 +188,10 @@ class Backend(ABC):
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
         """Run shim-internal SQL (driver syntax) and return all rows."""
 
-    def write_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+    def write_all(self, statements: Sequence[tuple[str, Sequence[Any]]], prepare: bool = False) -> None:
         """Run shim-internal writes in order, stopping at the first error (PostgreSQL:
-        one round trip for all of them)."""
+        one round trip for all of them; ``prepare``: fixed statement texts, prepared
+        from their second run)."""
         for sql, params in statements:
             self.query(sql, params)
 

@@ -151,53 +151,58 @@ class DirectPath:
         The statement is prepared from its second run on, as :meth:`execute` does, the
         Parse travelling in the same pipeline (``before`` ends with the statement's
         savepoint, which undoes a failed one)."""
-        query, tx, values, types, formats = self._dump(sql, params)
         sends = [(_PARAMS, command, None, None, None) for command in before]
-        at = len(sends)
+        parses: list[tuple[int, bytes, tuple]] = []
+        tx = self._send(sends, sql, params, True, parses)
+        at = len(sends) - 1
+        sends.append((_PARAMS, after, None, None, None))
+        results = self._pipeline_results(sends, parses)
+        self._check(results)
+        return DirectResult(results[at], tx)
+
+    def batch(self, statements: Sequence[tuple[str, Sequence[Any]]],
+              before: Sequence[bytes] = (), prepare: bool = False) -> list[DirectResult]:
+        """The ``before`` commands and several statements in one pipeline, and each
+        statement's result; the first failure raises and the statements after it did
+        not run.  ``prepare``: each statement is prepared from its second run, as
+        :meth:`guarded` does (for the shim's own statements, whose result columns
+        never change under DDL)."""
+        sends: list[tuple[int, Any, Any, Any, Any]] = [(_PARAMS, command, None, None, None) for command in before]
+        parses: list[tuple[int, bytes, tuple]] = []
+        loaders = []
+        for sql, params in statements:
+            tx = self._send(sends, sql, params, prepare, parses)
+            loaders.append((len(sends) - 1, tx))
+        results = self._pipeline_results(sends, parses)
+        self._check(results)
+        return [DirectResult(results[i], tx) for i, tx in loaders]
+
+    def _send(self, sends: list, sql: str, params: Sequence[Any], prepare: bool,
+              parses: list[tuple[int, bytes, tuple]]) -> Transformer:
+        """Append the statement's run to ``sends`` (last), preceded by its Parse when
+        this run prepares it (noted in ``parses``); its loader."""
+        query, tx, values, types, formats = self._dump(sql, params)
         key = (sql, types)
-        stage = self._stage(key)
-        name = None
+        stage = self._stage(key) if prepare else False
         if type(stage) is bytes:
             sends.append((_PREPARED, stage, values, formats, None))
         elif not stage:
             sends.append((_PARAMS, query, values, types, formats))
         else:
             name = self._new_name()
+            parses.append((len(sends), name, key))
             sends.append((_PREPARE, name, query, types, None))
             sends.append((_PREPARED, name, values, formats, None))
-            at += 1
-        sends.append((_PARAMS, after, None, None, None))
-        results = self._pipeline_results(sends)
-        if name is not None and results[at - 1].status == _COMMAND_OK:
-            self._seen[key] = name  # prepared, even if the statement itself failed
-        self._check(results)
-        return DirectResult(results[at], tx)
+        return tx
 
-    def batch(self, statements: Sequence[tuple[str, Sequence[Any]]],
-              before: Sequence[bytes] = ()) -> list[DirectResult]:
-        """The ``before`` commands and several statements (never prepared) in one
-        pipeline, and each statement's result; the first failure raises and the
-        statements after it did not run."""
-        sends: list[tuple[int, Any, Any, Any, Any]] = [(_PARAMS, command, None, None, None) for command in before]
-        loaders = []
-        for sql, params in statements:
-            query, tx, values, types, formats = self._dump(sql, params)
-            sends.append((_PARAMS, query, values, types, formats))
-            loaders.append(tx)
-        results = self._pipeline(sends)[len(before):]
-        return [DirectResult(result, tx) for result, tx in zip(results, loaders)]
-
-    def _pipeline(self, sends: list[tuple[int, Any, Any, Any, Any]]) -> list[pq.abc.PGresult]:
-        """``sends`` as one libpq pipeline; their results; the first failure raises."""
-        results = self._pipeline_results(sends)
-        self._check(results)
-        return results
-
-    def _pipeline_results(self, sends: list[tuple[int, Any, Any, Any, Any]]) -> list[pq.abc.PGresult]:
+    def _pipeline_results(self, sends: list[tuple[int, Any, Any, Any, Any]],
+                          parses: Sequence[tuple[int, bytes, tuple]] = ()) -> list[pq.abc.PGresult]:
         """``(how, ...)`` sent as one libpq pipeline: a statement with its parameters
         (``_PARAMS``: query, values, types, formats), a Parse (``_PREPARE``: name,
         query, types) or a prepared statement's run (``_PREPARED``: name, values,
-        formats); one result each (PIPELINE_ABORTED after a failure), unchecked."""
+        formats); one result each (PIPELINE_ABORTED after a failure), unchecked.
+        ``parses``: (index in ``sends``, name, key) of the Parses, each name kept
+        once its Parse succeeded (even if the statement itself failed)."""
         pgconn = self.conn.pgconn
         pgconn.enter_pipeline_mode()
         try:
@@ -209,9 +214,13 @@ class DirectPath:
                 else:
                     pgconn.send_prepare(a, b, c)
             pgconn.pipeline_sync()
-            return self._collect(pgconn, True)
+            results = self._collect(pgconn, True)
         finally:
             pgconn.exit_pipeline_mode()
+        for where, name, key in parses:
+            if results[where].status == _COMMAND_OK:
+                self._seen[key] = name
+        return results
 
     def _check(self, results: list[pq.abc.PGresult]) -> None:
         for result in results:

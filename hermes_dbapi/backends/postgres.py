@@ -424,15 +424,19 @@ class PostgresBackend(faults.PgFaults, Backend):
             if self.lock_strategy == "table":  # issue 5: lock row (backends/locks.py)
                 locks.pg_begin_locked(self)
                 return [] if probe is None else self.query(probe)
-            # issue 8: one simple query straight through libpq (the key is our own integer)
+            # issue 8: one pipeline straight through libpq, the lock and the probe prepared
+            # from their second run (each its own statement: the probe's snapshot is taken
+            # once the lock is held)
             take = "pg_try_advisory_xact_lock" if self.busy_timeout <= 0 else "pg_advisory_xact_lock"
-            direct = self._direct_path()
-            results = direct.script(f"BEGIN; SELECT {take}({self._lock_key}){tail}".encode())
-            if self.busy_timeout <= 0 and not direct.rows(results[1])[0][0]:
+            statements = [(f"SELECT {take}({self._lock_key})", ())]
+            if probe is not None:
+                statements.append((probe, ()))
+            results = self._direct_path().batch(statements, (b"BEGIN",), prepare=True)
+            if self.busy_timeout <= 0 and not results[0].fetchone()[0]:
                 raise psycopg.errors.LockNotAvailable("write lock is held")
             if probe is None:
                 return []
-            return pg_text.decode_rows(direct.rows(results[-1]), pg_text.text_columns(results[-1]))
+            return pg_text.decode_rows(results[-1].fetchall(), pg_text.text_columns(results[-1].pgresult))
         except psycopg.Error as exc:
             if self._lost_before_start(exc):  # issue 5: nothing had started: begin on the new connection
                 return self._begin(mode, probe)
@@ -534,7 +538,8 @@ class PostgresBackend(faults.PgFaults, Backend):
         pending.clear()
         return result
 
-    def _pipelined(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[pg_direct.DirectResult]:
+    def _pipelined(self, statements: Sequence[tuple[str, Sequence[Any]]],
+                   prepare: bool = False) -> list[pg_direct.DirectResult]:
         """``statements`` in one libpq pipeline behind the lazy commands; raises
         ``pg_direct.Unsupported`` when nothing was sent."""
         in_transaction = self.in_transaction
@@ -543,17 +548,17 @@ class PostgresBackend(faults.PgFaults, Backend):
         encoded = [(sql, pg_text.encode_params(params)) for sql, params in statements]
         direct = self._direct_path()
         try:
-            return self._carrying_pending(lambda pending: direct.batch(encoded, pending))
+            return self._carrying_pending(lambda pending: direct.batch(encoded, pending, prepare))
         except psycopg.Error as exc:  # never a driver exception to the application
             raise self._translate(exc, in_transaction) from None
 
-    def write_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+    def write_all(self, statements: Sequence[tuple[str, Sequence[Any]]], prepare: bool = False) -> None:
         """issue 8: the FTS index writes of one statement in one libpq pipeline."""
-        if len(statements) < 2:
+        if len(statements) < 2 and not prepare:
             super().write_all(statements)
             return
         try:
-            self._pipelined(statements)
+            self._pipelined(statements, prepare)
         except pg_direct.Unsupported:
             super().write_all(statements)  # nothing was sent; query() sends the lazy commands first
 

@@ -139,6 +139,22 @@ def test_contentful_forms(pair):
     pair.same("SELECT rowid FROM t WHERE t MATCH 'zeta OR alpha'")
 
 
+# values that array literals and NUL escaping must carry intact (PostgreSQL writes an
+# index's rows as array parameters: quotes, backslashes, braces, commas, NULL-looking text)
+AWKWARD = ['a\\b "q" {x,y}', "nul\x00here", 'esc\x01x \\"', None, "NULL", "", "it's", "é ü 😀", "\\x41"]
+
+
+def test_contentful_values_that_array_literals_must_carry(pair):
+    pair.same("CREATE VIRTUAL TABLE f USING fts5(a, b)")
+    for i, value in enumerate(AWKWARD, 1):
+        pair.same("INSERT INTO f(rowid, a, b) VALUES (?, ?, ?)", (i, value, f"x{i}"))
+    pair.shim.executemany("INSERT INTO f(a, b) VALUES (?, ?)", [(v, "y") for v in AWKWARD])
+    pair.ref.executemany("INSERT INTO f(a, b) VALUES (?, ?)", [(v, "y") for v in AWKWARD])
+    pair.same("SELECT rowid, a, b FROM f ORDER BY rowid")
+    pair.same("SELECT rowid, highlight(f, 0, '[', ']') FROM f WHERE f MATCH 'here OR q OR x OR NULL OR x41'")
+    pair.same("INSERT INTO f(f) VALUES ('integrity-check')")
+
+
 def test_view_content_and_trigram_rebuild(pair):
     pair.script([
         "CREATE TABLE messages (id INTEGER PRIMARY KEY, role TEXT, content TEXT, tool_name TEXT, tool_calls TEXT)",

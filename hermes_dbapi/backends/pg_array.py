@@ -1,0 +1,38 @@
+"""PostgreSQL array literals built in one pass (issue 8).
+
+psycopg dumps a Python list element by element through its adapters, which
+costs more than the statement it feeds when a write has a handful of small
+values.  The shim's own array parameters hold only integers, bytes and text,
+so their text form is built here with joins and sent as one text parameter
+that the statement casts (``%s::bytea[]``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def integers(values: Sequence[int]) -> str:
+    return "{" + ",".join(map(str, values)) + "}"
+
+
+def byteas(values: Sequence[bytes | None]) -> str:
+    """Each value as ``\\x`` hex (the backslash doubled inside a quoted element)."""
+    return "{" + ",".join("NULL" if v is None else '"\\\\x' + v.hex() + '"' for v in values) + "}"
+
+
+def texts(values: Sequence[str | None]) -> str:
+    """Each value quoted, its backslashes and quotes escaped.  NULs are left to
+    the parameter's own escaping (``pg_text.encode_params``), which maps the
+    literal character by character, so it escapes each element alike."""
+    out = []
+    for v in values:
+        if v is None:
+            out.append("NULL")
+            continue
+        if "\\" in v or '"' in v:
+            v = v.replace("\\", "\\\\").replace('"', '\\"')
+        out.append('"' + v + '"')
+    return "{" + ",".join(out) + "}"
+
+
+BUILDERS = {"bigint": integers, "bytea": byteas, "text": texts}
