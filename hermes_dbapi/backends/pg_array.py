@@ -2,7 +2,7 @@
 
 psycopg dumps a Python list element by element through its adapters, which
 costs more than the statement it feeds when a write has a handful of small
-values.  The shim's own array parameters hold only integers, bytes and text,
+values.  The shim's own array parameters hold only integers, doubles, bytes and text,
 so their text form is built here with joins and sent as one text parameter
 that the statement casts (``%s::bytea[]``)."""
 
@@ -13,6 +13,11 @@ from collections.abc import Sequence
 
 def integers(values: Sequence[int]) -> str:
     return "{" + ",".join(map(str, values)) + "}"
+
+
+def floats(values: Sequence[float | None]) -> str:
+    """repr: the shortest text that reads back as the same double."""
+    return "{" + ",".join("NULL" if v is None else repr(float(v)) for v in values) + "}"
 
 
 def byteas(values: Sequence[bytes | None]) -> str:
@@ -35,4 +40,4 @@ def texts(values: Sequence[str | None]) -> str:
     return "{" + ",".join(out) + "}"
 
 
-BUILDERS = {"bigint": integers, "bytea": byteas, "text": texts}
+BUILDERS = {"bigint": integers, "float8": floats, "bytea": byteas, "text": texts}

@@ -42,10 +42,17 @@ class Bm25:
         """``bm25(t, *weights)`` for a matching row."""
         if self.ev.special is not None:
             return -0.0
-        freq = [0.0] * len(self.idf)
-        w = [value_double(x) for x in weights]
-        for phrase, col, _off in self.ev.instances(rowid):
-            freq[phrase] += w[col] if len(w) > col else 1.0
+        if not weights and self.ev.index.detail == "full":
+            # issue 8: unweighted, each instance adds 1.0, so a phrase's frequency is its
+            # count of positions (n additions of 1.0 are exactly float(n)): no merge of
+            # the instances into xInst order
+            positions = self.ev.phrase_positions(rowid)
+            freq = [float(len(positions.get(i, ()))) for i in range(len(self.idf))]
+        else:
+            freq = [0.0] * len(self.idf)
+            w = [value_double(x) for x in weights]
+            for phrase, col, _off in self.ev.instances(rowid):
+                freq[phrase] += w[col] if len(w) > col else 1.0
         d = float(sum(self.ev.index.column_sizes(rowid)))
         score = 0.0
         for i, idf in enumerate(self.idf):

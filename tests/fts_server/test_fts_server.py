@@ -155,6 +155,31 @@ def test_contentful_values_that_array_literals_must_carry(pair):
     pair.same("INSERT INTO f(f) VALUES ('integrity-check')")
 
 
+def test_hits_table_stays_small_over_many_searches(backend):
+    """Nothing vacuums or purges the temporary table a search's hits go through;
+    emptying it with DELETE alone made it (and every search) grow with each search.
+    Every search keeps its answer across the table's renewals; PostgreSQL tells the
+    table's size."""
+    if not backend.is_server:
+        pytest.skip("a server's temporary hits table")
+    conn = backend.connect()
+    conn.execute("CREATE VIRTUAL TABLE f USING fts5(a)")
+    conn.executemany("INSERT INTO f(a) VALUES (?)", [(f"common word{i}",) for i in range(500)])
+    conn.commit()
+    want = [(i, f"common word{i - 1}") for i in range(1, 501)]
+    for n in range(60):  # 30,000 hits written in all, inside a transaction and outside
+        if n == 30:
+            conn.execute("BEGIN")
+        got = conn.execute("SELECT rowid, a FROM f WHERE f MATCH 'common' ORDER BY rank, rowid").fetchall()
+        assert sorted(got) == want
+    conn.rollback()
+    if backend.name == "postgres":
+        size = conn._backend.query(
+            "SELECT sum(pg_relation_size(c.oid)) FROM pg_class c WHERE c.relname LIKE 'hermes_fts_hits%%' "
+            "AND c.relpersistence = 't' AND pg_table_is_visible(c.oid)")[0][0]
+        assert 0 < size <= 64 * 8192  # 30,000 rows would take about 160 pages
+
+
 def test_view_content_and_trigram_rebuild(pair):
     pair.script([
         "CREATE TABLE messages (id INTEGER PRIMARY KEY, role TEXT, content TEXT, tool_name TEXT, tool_calls TEXT)",

@@ -48,6 +48,7 @@ class FtsBridge:
         self._parsed: dict[str, tuple[int, Any, exp.Expression | None]] = {}  # sql -> (epoch, scan, tree)
         self._plans: dict[tuple[str, bool], tuple[int, Any]] = {}  # (sql, deferring) -> (epoch, select.Plan)
         self.table_shapes: dict[tuple[int, str], tuple] = {}  # (epoch, table) -> triggers.engine._shape
+        self.temp_rows: dict[str, int] = {}  # hits table -> rows written since it was renewed (select._renewing)
 
     # -- catalog ----------------------------------------------------------
 

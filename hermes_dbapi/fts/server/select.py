@@ -20,7 +20,7 @@ import sqlglot
 from sqlglot import exp
 
 from ... import errors
-from ...backends import pg_text
+from ...backends import pg_array, pg_text
 from ...translate.params import marker_index
 from ..engine import Evaluation, search
 from ..errors import FtsError
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 ROWID_NAMES = {"rowid", "oid", "_rowid_"}
 AUX = {"snippet", "highlight", "bm25"}
 _TEMP = "hermes_fts_hits"
+_RENEW_AFTER = 5_000  # rows (a renewal costs about as much as deleting a few thousand)
 
 
 @dataclass
@@ -366,16 +367,17 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
     real, text = ("DOUBLE PRECISION", "TEXT") if pg else ("DOUBLE", "LONGTEXT")
     aux_cols = "".join(f", a{i} {real if k == 'f' else text}" for i, k in enumerate(kinds))
     suffix = "" if pg else " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin"
-    writes: list[tuple[str, Sequence[Any]]] = [
-        (f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} (rid BIGINT, rnk {real}{aux_cols}){suffix}", ()),
-        (f"DELETE FROM {name}", ()),
-    ]
+    create = f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} (rid BIGINT, rnk {real}{aux_cols}){suffix}"
+    if not _renewing(conn, name, len(hits)):
+        emptying = [(create, ()), (f"DELETE FROM {name}", ())]
+    elif pg:
+        emptying = [(create, ()), (f"TRUNCATE {name}", ())]
+    else:  # MariaDB's TRUNCATE commits the transaction; DROP TEMPORARY TABLE does not
+        emptying = [(f"DROP TEMPORARY TABLE IF EXISTS {name}", ()), (create, ())]
+    writes: list[tuple[str, Sequence[Any]]] = emptying
     if pg and hits:  # one statement, a few array parameters: no per-value placeholders to parse
         types = ["bigint", "float8"] + ["float8" if k == "f" else "text" for k in kinds]
-        columns = [list(c) for c in zip(*hits)]
-        for i, k in enumerate(kinds):
-            if k == "t":
-                columns[2 + i] = [pg_text.encode(v) if type(v) is str else v for v in columns[2 + i]]
+        columns = [_pg_array(t, c) for t, c in zip(types, zip(*hits))]
         arrays = ", ".join(f"%s::{t}[]" for t in types)
         writes.append((f"INSERT INTO {name} SELECT * FROM unnest({arrays})", columns))
         backend.write_all(writes)  # issue 8: one round trip on PostgreSQL
@@ -393,6 +395,28 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
         one = "(" + ", ".join(["%s"] * width) + ")"
         backend.query(f"INSERT INTO {name} VALUES " + ", ".join([one] * len(chunk)), [v for r in chunk for v in r])
     return name
+
+
+def _renewing(conn: "Connection", name: str, adding: int) -> bool:
+    """Whether the hits table is to be emptied by a fresh start (TRUNCATE, or DROP
+    and CREATE) rather than DELETE before ``adding`` rows: once the rows deleted
+    since its last renewal reach ``_RENEW_AFTER``.  Nothing vacuums or purges a
+    temporary table on either server, so DELETE alone let it (and every search
+    reading it) grow with each search over the life of a connection."""
+    written = conn._fts_bridge.temp_rows
+    if written.get(name, 0) >= _RENEW_AFTER:
+        written[name] = adding
+        return True
+    written[name] = written.get(name, 0) + adding
+    return False
+
+
+def _pg_array(kind: str, values: Sequence[Any]) -> Any:
+    """issue 8: the column as an array literal (pg_array), or as a list for psycopg
+    when a text column holds something else than text."""
+    if kind == "text" and not all(v is None or type(v) is str for v in values):
+        return [pg_text.encode(v) if type(v) is str else v for v in values]
+    return pg_array.BUILDERS[kind](values)
 
 
 def _number_sql(value: int | float | None) -> str:
