@@ -409,30 +409,22 @@ class PostgresBackend(faults.PgFaults, Backend):
 
     def _begin(self, mode: str, probe: str | None) -> list[tuple]:
         self._ensure_live()  # issue 5: replace a connection the server dropped while idle
-        tail = "" if probe is None else "; " + probe
-        if mode not in ("IMMEDIATE", "EXCLUSIVE"):
-            try:
-                self._meta.execute("BEGIN" + tail)
-                return self._probe_rows(probe, 1)
-            except psycopg.Error as exc:
-                if self._lost_before_start(exc):  # issue 5: nothing had started: begin on the new connection
-                    return self._begin(mode, probe)
-                if self.in_transaction:  # the probe failed: no half-begun transaction
-                    self._run_control("ROLLBACK")
-                raise self._translate(exc, False) from None
+        locking = mode in ("IMMEDIATE", "EXCLUSIVE")
         try:
-            if self.lock_strategy == "table":  # issue 5: lock row (backends/locks.py)
+            if locking and self.lock_strategy == "table":  # issue 5: lock row (backends/locks.py)
                 locks.pg_begin_locked(self)
                 return [] if probe is None else self.query(probe)
             # issue 8: one pipeline straight through libpq, the lock and the probe prepared
             # from their second run (each its own statement: the probe's snapshot is taken
-            # once the lock is held)
-            take = "pg_try_advisory_xact_lock" if self.busy_timeout <= 0 else "pg_advisory_xact_lock"
-            statements = [(f"SELECT {take}({self._lock_key})", ())]
+            # once the lock is held); the lock key is our own integer
+            statements = []
+            if locking:
+                take = "pg_try_advisory_xact_lock" if self.busy_timeout <= 0 else "pg_advisory_xact_lock"
+                statements.append((f"SELECT {take}({self._lock_key})", ()))
             if probe is not None:
                 statements.append((probe, ()))
             results = self._direct_path().batch(statements, (b"BEGIN",), prepare=True)
-            if self.busy_timeout <= 0 and not results[0].fetchone()[0]:
+            if locking and self.busy_timeout <= 0 and not results[0].fetchone()[0]:
                 raise psycopg.errors.LockNotAvailable("write lock is held")
             if probe is None:
                 return []
@@ -440,17 +432,9 @@ class PostgresBackend(faults.PgFaults, Backend):
         except psycopg.Error as exc:
             if self._lost_before_start(exc):  # issue 5: nothing had started: begin on the new connection
                 return self._begin(mode, probe)
-            if self.in_transaction:
+            if self.in_transaction:  # the lock or the probe failed: no half-begun transaction
                 self._run_control("ROLLBACK")
-            raise self._translate(exc) from None
-
-    def _probe_rows(self, probe: str | None, skip: int) -> list[tuple]:
-        """The probe's rows, ``skip`` results after the meta cursor's current one."""
-        if probe is None:
-            return []
-        for _ in range(skip):
-            self._meta.nextset()
-        return pg_text.decode_rows(self._meta.fetchall(), pg_text.text_columns(self._meta.pgresult))
+            raise self._translate(exc, locking) from None
 
     def commit(self) -> None:
         self._run_control("COMMIT")
