@@ -449,6 +449,13 @@ class Evaluation:
             self.special = query.name
             query = Query(StringNode([], eof=True), [], tuple(index.columns))
             self._buffers[0] = {}
+        elif _lone_term(index, query):
+            # issue 8: one term in every column (the usual search): its postings are the
+            # matches and their buffers, as the iterators would find them row by row
+            phrase = query.phrases[0]
+            term = phrase.terms[0]
+            raw = index.postings(term.text, term.prefix)
+            self._buffers = {r: {phrase.index: list(raw[r])} for r in sorted(raw) if raw[r]}
         else:
             machine = _Machine(index, query)
             for rowid in machine.rows():
@@ -517,6 +524,15 @@ class Evaluation:
         if got is None:
             got = self._hits[phrase] = _count_phrase(self.index, self.query.phrases[phrase])
         return got
+
+
+def _lone_term(index: Index, query: Query) -> bool:
+    """Whether ``query`` is a single term with no column filter and no ``^`` (detail=full)."""
+    root = query.root
+    return (
+        index.detail == "full" and isinstance(root, StringNode) and not root.eof and root.colset is None
+        and len(root.phrases) == 1 and len(root.phrases[0].terms) == 1 and not root.phrases[0].terms[0].first
+    )
 
 
 def _count_phrase(index: Index, ph: Phrase) -> int:

@@ -296,7 +296,7 @@ class Storage:
 
     def _sizes_pg(self, rowids: Sequence[int]) -> tuple[str, list]:
         """One array parameter rather than chunks of placeholders."""
-        return f"SELECT id, sz FROM {self.docsize} WHERE id = ANY(%s::bigint[])", [list(rowids)]
+        return f"SELECT id, sz FROM {self.docsize} WHERE id = ANY(%s::bigint[])", [pg_array.integers(rowids)]
 
     def sizes(self, rowids: Sequence[int]) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
