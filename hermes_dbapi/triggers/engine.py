@@ -26,6 +26,7 @@ from .raising import IgnoreRow
 
 _PARSED: dict[str, exp.Expression] = {}
 _RETURNED: dict[str, str] = {}  # a read statement's server SQL -> its select list
+_RAISES_IN_DML = "hdb_raises_in_dml"  # tree.meta key: a RAISE() call inside INSERT/UPDATE/DELETE
 
 
 def _parse(text: str) -> exp.Expression:
@@ -38,6 +39,8 @@ def _parse(text: str) -> exp.Expression:
             _PARSED.clear()
         tree = _PARSED[text] = sqlglot.parse_one(text, read="sqlite")
         tree.meta[sqlrun.SQLITE_TEXT] = text
+        tree.meta[_RAISES_IN_DML] = isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) and any(
+            str(a.this).upper() == "RAISE" for a in tree.find_all(exp.Anonymous))
     return tree
 
 if TYPE_CHECKING:
@@ -224,7 +227,7 @@ class Runner:
         text = parsing.bind_row(raising.quote_kinds(stmt), row, vals)
         tree = _parse(text)
         if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)):
-            if any(str(a.this).upper() == "RAISE" for a in tree.find_all(exp.Anonymous)):
+            if tree.meta[_RAISES_IN_DML]:
                 raise errors.not_supported("RAISE() inside INSERT/UPDATE/DELETE of a trigger body",
                                            self.conn._backend.dialect)
             self.statement(tree, vals)

@@ -368,13 +368,13 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
     aux_cols = "".join(f", a{i} {real if k == 'f' else text}" for i, k in enumerate(kinds))
     suffix = "" if pg else " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin"
     create = f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} (rid BIGINT, rnk {real}{aux_cols}){suffix}"
+    writes: list[tuple[str, Sequence[Any]]]
     if not _renewing(conn, name, len(hits)):
-        emptying = [(create, ()), (f"DELETE FROM {name}", ())]
+        writes = [(create, ()), (f"DELETE FROM {name}", ())]
     elif pg:
-        emptying = [(create, ()), (f"TRUNCATE {name}", ())]
+        writes = [(create, ()), (f"TRUNCATE {name}", ())]
     else:  # MariaDB's TRUNCATE commits the transaction; DROP TEMPORARY TABLE does not
-        emptying = [(f"DROP TEMPORARY TABLE IF EXISTS {name}", ()), (create, ())]
-    writes: list[tuple[str, Sequence[Any]]] = emptying
+        writes = [(f"DROP TEMPORARY TABLE IF EXISTS {name}", ()), (create, ())]
     if pg and hits:  # one statement, a few array parameters: no per-value placeholders to parse
         types = ["bigint", "float8"] + ["float8" if k == "f" else "text" for k in kinds]
         columns = [_pg_array(t, c) for t, c in zip(types, zip(*hits))]
