@@ -9,6 +9,9 @@ that the statement casts (``%s::bytea[]``)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+from . import pg_text
 
 
 def integers(values: Sequence[int]) -> str:
@@ -41,3 +44,16 @@ def texts(values: Sequence[str | None]) -> str:
 
 
 BUILDERS = {"bigint": integers, "float8": floats, "bytea": byteas, "text": texts}
+
+
+def unnest(types: Sequence[str], columns: Sequence[Sequence[Any]]) -> tuple[str, list]:
+    """``unnest(%s::t1[], %s::t2[], ...)`` over ``columns`` (one per type) and its
+    parameters: the same text for any number of rows, so it is prepared once.  A
+    text column holding something else than text goes as a list for psycopg."""
+    params: list = []
+    for kind, values in zip(types, columns):
+        if kind == "text" and not all(v is None or type(v) is str for v in values):
+            params.append([pg_text.encode(v) if type(v) is str else v for v in values])
+        else:
+            params.append(BUILDERS[kind](values))
+    return "unnest(" + ", ".join(f"%s::{t}[]" for t in types) + ")", params

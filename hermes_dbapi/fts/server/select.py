@@ -20,7 +20,7 @@ import sqlglot
 from sqlglot import exp
 
 from ... import errors
-from ...backends import pg_array, pg_text
+from ...backends import pg_array
 from ...translate.params import marker_index
 from ..engine import Evaluation, search
 from ..errors import FtsError
@@ -377,9 +377,8 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
         writes = [(f"DROP TEMPORARY TABLE IF EXISTS {name}", ()), (create, ())]
     if pg and hits:  # one statement, a few array parameters: no per-value placeholders to parse
         types = ["bigint", "float8"] + ["float8" if k == "f" else "text" for k in kinds]
-        columns = [_pg_array(t, c) for t, c in zip(types, zip(*hits))]
-        arrays = ", ".join(f"%s::{t}[]" for t in types)
-        writes.append((f"INSERT INTO {name} SELECT * FROM unnest({arrays})", columns))
+        arrays, params = pg_array.unnest(types, list(zip(*hits)))
+        writes.append((f"INSERT INTO {name} SELECT * FROM {arrays}", params))
         backend.write_all(writes)  # issue 8: one round trip on PostgreSQL
         return name
     backend.write_all(writes)
@@ -409,14 +408,6 @@ def _renewing(conn: "Connection", name: str, adding: int) -> bool:
         return True
     written[name] = written.get(name, 0) + adding
     return False
-
-
-def _pg_array(kind: str, values: Sequence[Any]) -> Any:
-    """issue 8: the column as an array literal (pg_array), or as a list for psycopg
-    when a text column holds something else than text."""
-    if kind == "text" and not all(v is None or type(v) is str for v in values):
-        return [pg_text.encode(v) if type(v) is str else v for v in values]
-    return pg_array.BUILDERS[kind](values)
 
 
 def _number_sql(value: int | float | None) -> str:

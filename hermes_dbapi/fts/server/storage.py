@@ -27,9 +27,6 @@ from ..sqlvalues import sql_text
 from .spec import FtsSpec
 
 _KEY_BYTES = 480
-# PostgreSQL array types of the unnest() inserts, by (postings?, docsizes?); None: contents
-_PG_ARRAYS = {(True, False): ("bytea", "bigint", "bytea", "text"), (False, True): ("bigint", "bytea", "bigint"),
-              (False, False): None}
 _CHUNK = 400
 
 _TYPES = {
@@ -185,37 +182,33 @@ class Storage:
     def insert_rows(self, rows: Iterable[tuple[int, Sequence[object]]]) -> None:
         """Index ``(rowid, values)`` rows (and store the values if contentful)."""
         postings, docs, contents = self.encode_rows(rows)
-        writes = self._inserts(self.idx, "(term, id, full_term, pos)", postings, merge="pos")
-        writes += self._inserts(self.docsize, "(id, sz, total)", docs, merge="sz")
+        writes = self._inserts(self.idx, "(term, id, full_term, pos)", ("bytea", "bigint", "bytea", "text"),
+                               postings, merge="pos")
+        writes += self._inserts(self.docsize, "(id, sz, total)", ("bigint", "bytea", "bigint"), docs, merge="sz")
         if contents:
             cols = ", ".join(f"c{i}" for i in range(len(self.spec.columns)))
-            writes += self._inserts(self.content, f"(id, {cols})", contents)
+            types = ("bigint",) + ("text",) * len(self.spec.columns)
+            writes += self._inserts(self.content, f"(id, {cols})", types, contents)
         # issue 8: one round trip on PostgreSQL, each statement prepared from its second run
         self.backend.write_all(writes, prepare=self.kind == "postgres")
 
-    def _inserts(self, table: str, cols: str, rows: list[tuple], merge: str = "") -> list[tuple[str, list]]:
+    def _inserts(self, table: str, cols: str, types: tuple[str, ...], rows: list[tuple],
+                 merge: str = "") -> list[tuple[str, list]]:
+        """INSERTs of ``rows`` in chunks; ``types``: the columns' PostgreSQL types
+        (issue 8: there one array parameter per column, the same text for any number
+        of rows, prepared once)."""
         out = []
         for start in range(0, len(rows), _CHUNK):
             chunk = rows[start : start + _CHUNK]
             if self.kind == "postgres":
-                sql, params = self._pg_unnest(table, cols, chunk)
+                arrays, params = pg_array.unnest(types, list(zip(*chunk)))
+                sql = f"INSERT INTO {table} {cols} SELECT * FROM {arrays}"
             else:
                 one = "(" + ", ".join(["%s"] * len(chunk[0])) + ")"
                 sql = f"INSERT INTO {table} {cols} VALUES " + ", ".join([one] * len(chunk))
                 params = [v for row in chunk for v in row]
             out.append((sql + self._merge_clause(table, merge), params))
         return out
-
-    def _pg_unnest(self, table: str, cols: str, chunk: list[tuple]) -> tuple[str, list]:
-        """issue 8: one array parameter per column, so the statement's text is the same
-        for any number of rows (PostgreSQL prepares it once, nothing to parse per write)."""
-        columns = list(zip(*chunk))
-        types = _PG_ARRAYS[table == self.idx, table == self.docsize]
-        if types is None:  # contents: the id, then the values as text
-            types = ("bigint",) + ("text",) * (len(columns) - 1)
-        arrays = ", ".join(f"%s::{t}[]" for t in types)
-        params = [pg_array.BUILDERS[t](column) for t, column in zip(types, columns)]
-        return f"INSERT INTO {table} {cols} SELECT * FROM unnest({arrays})", params
 
     def _merge_clause(self, table: str, merge: str) -> str:
         """A row inserted twice (external content) keeps both, as FTS5's index does."""
