@@ -188,10 +188,12 @@ class Backend(ABC):
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
         """Run shim-internal SQL (driver syntax) and return all rows."""
 
-    def write_all(self, statements: Sequence[tuple[str, Sequence[Any]]], prepare: bool = False) -> None:
+    def write_all(self, statements: Sequence[tuple[str, Sequence[Any]]], prepare: bool = False,
+                  defer: bool = False) -> None:
         """Run shim-internal writes in order, stopping at the first error (PostgreSQL:
         one round trip for all of them; ``prepare``: fixed statement texts, prepared
-        from their second run)."""
+        from their second run; ``defer``: writes that no data can make fail (upserts
+        keyed by a rowid), which may go with the next statement)."""
         for sql, params in statements:
             self.query(sql, params)
 

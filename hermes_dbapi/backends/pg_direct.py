@@ -39,6 +39,20 @@ class Unsupported(Exception):
     """Driver SQL this path does not take (named placeholders, binary formats)."""
 
 
+class CarriedFailure(Exception):
+    """A deferred write carried ahead of a statement failed: the statement did not run.
+    ``error``: the server's error, a psycopg exception."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+# what may go ahead of a statement in its pipeline: a command without parameters, or a
+# deferred write (driver SQL and its parameters, prepared from its second run)
+Carried = bytes | tuple[str, Sequence[Any]]
+
+
 def dollar_query(sql: str) -> bytes:
     """psycopg's ``%s`` placeholders as ``$n`` (``%%`` is a literal percent)."""
     count = 0
@@ -145,37 +159,50 @@ class DirectPath:
             raise self._error(result)
         return DirectResult(result, tx)
 
-    def guarded(self, before: Sequence[bytes], sql: str, params: Sequence[Any], after: bytes) -> DirectResult:
+    def guarded(self, before: Sequence[Carried], sql: str, params: Sequence[Any], after: bytes) -> DirectResult:
         """The ``before`` commands, the statement and ``after`` in one pipeline (one
         round trip); the first failure raises, the statements after it did not run.
         The statement is prepared from its second run on, as :meth:`execute` does, the
         Parse travelling in the same pipeline (``before`` ends with the statement's
         savepoint, which undoes a failed one)."""
-        sends = [(_PARAMS, command, None, None, None) for command in before]
         parses: list[tuple[int, bytes, tuple]] = []
+        sends, carried = self._ahead(before, parses)
         tx = self._send(sends, sql, params, True, parses)
         at = len(sends) - 1
         sends.append((_PARAMS, after, None, None, None))
         results = self._pipeline_results(sends, parses)
-        self._check(results)
+        self._check(results, carried)
         return DirectResult(results[at], tx)
 
     def batch(self, statements: Sequence[tuple[str, Sequence[Any]]],
-              before: Sequence[bytes] = (), prepare: bool = False) -> list[DirectResult]:
+              before: Sequence[Carried] = (), prepare: bool = False) -> list[DirectResult]:
         """The ``before`` commands and several statements in one pipeline, and each
         statement's result; the first failure raises and the statements after it did
         not run.  ``prepare``: each statement is prepared from its second run, as
         :meth:`guarded` does (for the shim's own statements, whose result columns
         never change under DDL)."""
-        sends: list[tuple[int, Any, Any, Any, Any]] = [(_PARAMS, command, None, None, None) for command in before]
         parses: list[tuple[int, bytes, tuple]] = []
+        sends, carried = self._ahead(before, parses)
         loaders = []
         for sql, params in statements:
             tx = self._send(sends, sql, params, prepare, parses)
             loaders.append((len(sends) - 1, tx))
         results = self._pipeline_results(sends, parses)
-        self._check(results)
+        self._check(results, carried)
         return [DirectResult(results[i], tx) for i, tx in loaders]
+
+    def _ahead(self, before: Sequence[Carried], parses: list[tuple[int, bytes, tuple]]) -> tuple[list, int]:
+        """The sends of what goes ahead of the statements, and how many of them up to
+        the last deferred write (a failure there is a :class:`CarriedFailure`)."""
+        sends: list[tuple[int, Any, Any, Any, Any]] = []
+        carried = 0
+        for item in before:
+            if type(item) is bytes:
+                sends.append((_PARAMS, item, None, None, None))
+            else:
+                self._send(sends, item[0], item[1], True, parses)
+                carried = len(sends)
+        return sends, carried
 
     def _send(self, sends: list, sql: str, params: Sequence[Any], prepare: bool,
               parses: list[tuple[int, bytes, tuple]]) -> Transformer:
@@ -222,9 +249,13 @@ class DirectPath:
                 self._seen[key] = name
         return results
 
-    def _check(self, results: list[pq.abc.PGresult]) -> None:
-        for result in results:
+    def _check(self, results: list[pq.abc.PGresult], carried: int = 0) -> None:
+        """Raise the first failure; :class:`CarriedFailure` when it is among the first
+        ``carried`` results (a deferred write's)."""
+        for at, result in enumerate(results):
             if result.status not in _OK:
+                if at < carried:
+                    raise CarriedFailure(self._error(result))
                 raise self._error(result)
 
     def script(self, sql: bytes) -> list[pq.abc.PGresult]:

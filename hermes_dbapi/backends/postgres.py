@@ -38,6 +38,7 @@ _GUARD_OPEN = "SAVEPOINT " + _STMT_SAVEPOINT + "; "
 _GUARD_CLOSE = "; RELEASE SAVEPOINT " + _STMT_SAVEPOINT
 _GUARD_OPEN_B = ("SAVEPOINT " + _STMT_SAVEPOINT).encode()
 _GUARD_CLOSE_B = ("RELEASE SAVEPOINT " + _STMT_SAVEPOINT).encode()
+_MAX_CARRIED = 64  # deferred writes and lazy commands waiting for the next statement
 _T = TypeVar("_T")
 
 
@@ -131,7 +132,8 @@ class PostgresBackend(faults.PgFaults, Backend):
         self._copy_plans: dict[tuple[str, int], pg_copy.Plan | None] = {}  # issue 8: executemany as COPY
         self._copy_tables: dict[str, tuple[pg_copy.Column, ...] | None] = {}
         self._direct: pg_direct.DirectPath | None = None  # issue 8: statements outside a transaction
-        self._pending: list[bytes] = []  # issue 8: lazy savepoint commands, sent before the next statement
+        # issue 8: lazy savepoint commands and deferred FTS index writes, sent ahead of the next statement
+        self._pending: list[pg_direct.Carried] = []
         self._encoding = conn.info.encoding
         digest = hashlib.sha256(namespace.encode()).digest()[:8]
         self._lock_key = int.from_bytes(digest, "big", signed=True)  # the namespace's write lock
@@ -374,6 +376,8 @@ class PostgresBackend(faults.PgFaults, Backend):
         guarded = self.in_transaction
         if not guarded:
             self._ensure_live()  # issue 5: replace a connection the server dropped while idle
+        if any(type(c) is not bytes for c in self._pending):
+            self.flush()  # deferred writes have parameters: not in a simple query
         head = [*self._take_pending(), _GUARD_OPEN_B] if guarded else []
         tail = []
         if plan.sequence is not None:  # ids the server made: the session's last one
@@ -454,19 +458,20 @@ class PostgresBackend(faults.PgFaults, Backend):
         if lazy and self.in_transaction:
             self._pending.append(f"{verb} {name}".encode())
             return
+        if verb != "SAVEPOINT" and name.startswith("hermes_") and not self.in_transaction:
+            return  # a deferred write failed and the transaction was rolled back: nothing left to undo
         self._run_control(f"{verb} {name}")
 
     def flush(self) -> None:
         """Send the lazy savepoint commands now (before anything that bypasses the
         paths that carry them)."""
         if self._pending:
-            commands = self._take_pending()
             try:
-                self._direct_path().script(b"; ".join(commands))
+                self._send_now(self._take_pending())
             except psycopg.Error as exc:
                 raise self._translate(exc, True) from None
 
-    def _take_pending(self) -> list[bytes]:
+    def _take_pending(self) -> list[pg_direct.Carried]:
         commands, self._pending = self._pending, []
         return commands
 
@@ -474,9 +479,36 @@ class PostgresBackend(faults.PgFaults, Backend):
         commands = self._take_pending()
         commands.append(statement.encode())
         try:
-            self._direct_path().script(b"; ".join(commands))  # issue 8: no psycopg cursor per COMMIT
+            self._send_now(commands)  # issue 8: no psycopg cursor per COMMIT
         except psycopg.Error as exc:
             raise self._translate(exc, True, statement) from None
+
+    def _send_now(self, commands: list[pg_direct.Carried]) -> None:
+        """Commands in one round trip: a simple query, or a pipeline when deferred
+        writes (with parameters) are among them."""
+        direct = self._direct_path()
+        if all(type(c) is bytes for c in commands):
+            direct.script(b"; ".join(commands))  # type: ignore[arg-type]
+            return
+        try:
+            direct.batch((), commands)
+        except pg_direct.CarriedFailure as failed:
+            raise self._abandon(failed.error) from None
+
+    def _abandon(self, error: Exception) -> Exception:
+        """A deferred write failed after the statement that made it had reported
+        success: the transaction cannot go on without it, so it is rolled back whole,
+        as SQLite rolls back by itself after the errors it cannot undo statement by
+        statement (SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY, SQLITE_NOMEM).  The error
+        to raise, in sqlite3's classes."""
+        self._pending.clear()
+        translated = self._translate(error, True) if isinstance(error, psycopg.Error) else error
+        if self.in_transaction and self.conn.pgconn.status != pq.ConnStatus.BAD:
+            try:
+                self._direct_path().script(b"ROLLBACK")
+            except psycopg.Error:
+                pass  # connection-level trouble: the translated error says more
+        return translated
 
     @property
     def in_transaction(self) -> bool:
@@ -516,6 +548,8 @@ class PostgresBackend(faults.PgFaults, Backend):
         pending = self._pending
         try:
             result = send(pending)
+        except pg_direct.CarriedFailure as failed:
+            raise self._abandon(failed.error) from None
         except psycopg.Error:
             pending.clear()
             raise
@@ -536,8 +570,16 @@ class PostgresBackend(faults.PgFaults, Backend):
         except psycopg.Error as exc:  # never a driver exception to the application
             raise self._translate(exc, in_transaction) from None
 
-    def write_all(self, statements: Sequence[tuple[str, Sequence[Any]]], prepare: bool = False) -> None:
-        """issue 8: the FTS index writes of one statement in one libpq pipeline."""
+    def write_all(self, statements: Sequence[tuple[str, Sequence[Any]]], prepare: bool = False,
+                  defer: bool = False) -> None:
+        """issue 8: the FTS index writes of one statement in one libpq pipeline;
+        ``defer``: inside a transaction, sent ahead of the next statement instead (no
+        round trip of their own; see :meth:`_abandon` for a failure)."""
+        if defer and self.in_transaction:
+            self._pending.extend([(sql, pg_text.encode_params(params)) for sql, params in statements])
+            if len(self._pending) > _MAX_CARRIED:  # a pipeline's results must not outgrow the socket's buffers
+                self.flush()
+            return
         if len(statements) < 2 and not prepare:
             super().write_all(statements)
             return

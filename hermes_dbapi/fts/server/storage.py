@@ -189,8 +189,10 @@ class Storage:
             cols = ", ".join(f"c{i}" for i in range(len(self.spec.columns)))
             types = ("bigint",) + ("text",) * len(self.spec.columns)
             writes += self._inserts(self.content, f"(id, {cols})", types, contents)
-        # issue 8: one round trip on PostgreSQL, each statement prepared from its second run
-        self.backend.write_all(writes, prepare=self.kind == "postgres")
+        # issue 8: on PostgreSQL each statement prepared from its second run, and the index
+        # writes (upserts: no data makes them fail) sent with the next statement; a
+        # content row may clash with another transaction's: written at once
+        self.backend.write_all(writes, prepare=self.kind == "postgres", defer=not contents)
 
     def _inserts(self, table: str, cols: str, types: tuple[str, ...], rows: list[tuple],
                  merge: str = "") -> list[tuple[str, list]]:
