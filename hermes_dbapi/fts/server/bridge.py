@@ -158,19 +158,22 @@ class FtsBridge:
     def query_tree(self, tree: exp.Expression, values: Sequence[Any], sql: str, found: Any,
                    stash: Stash | None = None):
         """Rows of a query over FTS tables (``tree``: the cached parse, left unchanged);
-        issue 8: its rewrite is planned once per text, catalog epoch and stash use."""
+        issue 8: its rewrite and SQLite's names for its columns are found once per
+        text, catalog epoch and stash use."""
         key = (sql, stash is not None)
-        epoch = self.conn._shadow.epoch
+        shadow = self.conn._shadow
+        epoch = shadow.epoch
         cached = self._plans.get(key)
         if cached is None or cached[0] != epoch:
             if len(self._plans) >= 256:
                 self._plans.clear()
-            cached = self._plans[key] = (epoch, select.plan(self.conn, tree.copy(), self.specs, stash is not None))
+            cached = self._plans[key] = (epoch, select.plan(self.conn, tree.copy(), self.specs, stash is not None),
+                                         shadow.result_names(sql, found.count, found.names))
         text = select.run(self.conn, cached[1], values, self._all_storages(), stash)
         server_names, rows = sqlrun.run(self.conn, text, values)
         for deferred in stash.deferred if stash is not None else ():
             rows = deferred.fill(rows, stash)
-        names = self.conn._shadow.result_names(sql, found.count, found.names)
+        names = cached[2]
         if names is None or server_names is None or len(names) != len(server_names):
             names = server_names
         return names, rows
