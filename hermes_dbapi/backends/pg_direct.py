@@ -43,7 +43,7 @@ class CarriedFailure(Exception):
     """A deferred write carried ahead of a statement failed: the statement did not run.
     ``error``: the server's error, a psycopg exception."""
 
-    def __init__(self, error: Exception) -> None:
+    def __init__(self, error: psycopg.Error) -> None:
         super().__init__(str(error))
         self.error = error
 
@@ -365,7 +365,7 @@ class DirectPath:
         if names:  # one round trip for all of them
             self.script(b"; ".join(b"DEALLOCATE " + name for name in names))
 
-    def _error(self, result: pq.abc.PGresult) -> Exception:
+    def _error(self, result: pq.abc.PGresult) -> psycopg.Error:
         pgconn = self.conn.pgconn
         if pgconn.status == _BAD or result.status == pq.ExecStatus.FATAL_ERROR and not result.error_field(
             pq.DiagnosticField.SQLSTATE

@@ -42,6 +42,11 @@ _MAX_CARRIED = 64  # deferred writes and lazy commands waiting for the next stat
 _T = TypeVar("_T")
 
 
+def _has_deferred(commands: Sequence[pg_direct.Carried]) -> bool:
+    """Whether deferred writes (with parameters: no simple query) are among ``commands``."""
+    return any(type(c) is not bytes for c in commands)
+
+
 class _NumericLoader(adapt.Loader):
     """NUMERIC as sqlite3 would return it: int when integral text, else float."""
 
@@ -376,7 +381,7 @@ class PostgresBackend(faults.PgFaults, Backend):
         guarded = self.in_transaction
         if not guarded:
             self._ensure_live()  # issue 5: replace a connection the server dropped while idle
-        if any(type(c) is not bytes for c in self._pending):
+        if _has_deferred(self._pending):
             self.flush()  # deferred writes have parameters: not in a simple query
         head = [*self._take_pending(), _GUARD_OPEN_B] if guarded else []
         tail = []
@@ -487,7 +492,7 @@ class PostgresBackend(faults.PgFaults, Backend):
         """Commands in one round trip: a simple query, or a pipeline when deferred
         writes (with parameters) are among them."""
         direct = self._direct_path()
-        if all(type(c) is bytes for c in commands):
+        if not _has_deferred(commands):
             direct.script(b"; ".join(commands))  # type: ignore[arg-type]
             return
         try:
@@ -495,14 +500,14 @@ class PostgresBackend(faults.PgFaults, Backend):
         except pg_direct.CarriedFailure as failed:
             raise self._abandon(failed.error) from None
 
-    def _abandon(self, error: Exception) -> Exception:
+    def _abandon(self, error: psycopg.Error) -> Exception:
         """A deferred write failed after the statement that made it had reported
         success: the transaction cannot go on without it, so it is rolled back whole,
         as SQLite rolls back by itself after the errors it cannot undo statement by
         statement (SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY, SQLITE_NOMEM).  The error
         to raise, in sqlite3's classes."""
         self._pending.clear()
-        translated = self._translate(error, True) if isinstance(error, psycopg.Error) else error
+        translated = self._translate(error, True)
         if self.in_transaction and self.conn.pgconn.status != pq.ConnStatus.BAD:
             try:
                 self._direct_path().script(b"ROLLBACK")

@@ -29,10 +29,14 @@ CHECK = "INSERT INTO messages_fts(messages_fts, rank) VALUES ('integrity-check',
 def _both(backend, tmp_path):
     ref = std.connect(str(tmp_path / "ref.db"), isolation_level=None)
     shim = backend.connect(backend.path("deferred.db"), isolation_level=None)
-    for conn in (ref, shim):
-        for sql in SCHEMA:
-            conn.execute(sql)
+    _on_both(ref, shim, SCHEMA)
     return ref, shim
+
+
+def _on_both(ref, shim, statements):
+    for conn in (ref, shim):
+        for sql in statements:
+            conn.execute(sql)
 
 
 def _same(ref, shim, sql, params=()):
@@ -58,14 +62,15 @@ def test_the_next_read_sees_the_index_rows(backend, tmp_path):
 
 def test_a_savepoint_undo_takes_the_index_rows_with_it(backend, tmp_path):
     ref, shim = _both(backend, tmp_path)
-    for conn in (ref, shim):
-        conn.execute("BEGIN")
-        conn.execute("INSERT INTO messages (content) VALUES ('kept words')")
-        conn.execute("SAVEPOINT s")
-        conn.execute("INSERT INTO messages (content) VALUES ('undone words')")
-        conn.execute("ROLLBACK TO SAVEPOINT s")
-        conn.execute("RELEASE SAVEPOINT s")
-        conn.execute("COMMIT")
+    _on_both(ref, shim, [
+        "BEGIN",
+        "INSERT INTO messages (content) VALUES ('kept words')",
+        "SAVEPOINT s",
+        "INSERT INTO messages (content) VALUES ('undone words')",
+        "ROLLBACK TO SAVEPOINT s",
+        "RELEASE SAVEPOINT s",
+        "COMMIT",
+    ])
     assert _same(ref, shim, MATCHING, ("words",)) == [(1,)]
     assert _same(ref, shim, MATCHING, ("undone",)) == []
     shim.execute(CHECK)
@@ -73,10 +78,7 @@ def test_a_savepoint_undo_takes_the_index_rows_with_it(backend, tmp_path):
 
 def test_rollback_drops_the_index_rows(backend, tmp_path):
     ref, shim = _both(backend, tmp_path)
-    for conn in (ref, shim):
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute("INSERT INTO messages (content) VALUES ('gone')")
-        conn.execute("ROLLBACK")
+    _on_both(ref, shim, ["BEGIN IMMEDIATE", "INSERT INTO messages (content) VALUES ('gone')", "ROLLBACK"])
     assert _same(ref, shim, MATCHING, ("gone",)) == []
     shim.execute(CHECK)
 
