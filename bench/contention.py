@@ -66,6 +66,9 @@ def _worker(server: str | None, path: str, n: int, sid: str, barrier: Any, out: 
                 unrecognized.append(f"{type(exc).__name__}: {exc}")
                 break
     ended = time.monotonic()
+    # every writer ends its measured loop before any closes: a writer's exit (interpreter
+    # teardown, ~20-40 ms CPU) would otherwise be timed as the last writers' lock wait
+    barrier.wait()
     conn.close()
     out.put({"latencies": latencies, "retried": retried, "gave_up": gave_up,
              "unrecognized": unrecognized, "began": began, "ended": ended})
