@@ -32,6 +32,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             servers.append(server)
     workdir = tempfile.mkdtemp(prefix="hdbbench-")
+    # the run's own file of kept translations: every run starts from none (its first
+    # contention round, one writer, then fills it as a machine's earlier processes would)
+    os.environ.setdefault("HERMES_DB_CACHE", os.path.join(workdir, "translations.sqlite3"))
     verdicts = report.Verdicts()
     out: dict = {"quick": args.quick, "python": platform.python_version(), "cpus": os.cpu_count(),
                  "servers": servers, "timings_s": {}}

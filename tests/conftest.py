@@ -11,6 +11,10 @@ Environment variables read here:
 ``HERMES_TEST_PG_URL`` / ``HERMES_TEST_MYSQL_URL``
     the servers (default ``postgresql://postgres@127.0.0.1:5432/test`` and
     ``mysql://root@127.0.0.1:3306/test``).
+``HERMES_DB_CACHE``
+    the file of translations kept across processes; unset, the run uses a fresh
+    one of its own (translations made by one test are served to later ones, under
+    their own schemas: the cache's checks run all through the suite), removed at the end.
 ``CI``
     when non-empty, an unreachable server fails the whole run (exit code 1);
     otherwise that backend's cases are skipped and a loud line says so.
@@ -30,8 +34,10 @@ import gc
 import os
 import re
 import secrets
+import shutil
 import sqlite3 as _std_sqlite3  # the real module, resolved before anything can replace it
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -44,6 +50,7 @@ import pytest
 pytest_plugins = ["pytester"]
 
 ENV_URL = "HERMES_DB_URL"
+ENV_TRANSLATIONS = "HERMES_DB_CACHE"  # translate/disk_cache.py
 ENV_BACKENDS = "HERMES_TEST_BACKENDS"
 ALL_BACKENDS = ("sqlite", "postgres", "mysql")
 SERVER_BACKENDS = ("postgres", "mysql")
@@ -237,6 +244,7 @@ class RunState:
     backends: tuple[str, ...]
     urls: dict[str, str]
     saved_env_url: str | None = None
+    translations_dir: str | None = None  # the run's kept translations (HERMES_DB_CACHE), removed at the end
     reachable: dict[str, bool] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     versions: dict[str, str] = field(default_factory=dict)
@@ -287,12 +295,18 @@ def pytest_configure(config: pytest.Config) -> None:
         saved_env_url=os.environ.pop(ENV_URL, None),
     )
     config.stash[_STATE] = state
+    if not os.environ.get(ENV_TRANSLATIONS):  # the run's own file of kept translations
+        state.translations_dir = tempfile.mkdtemp(prefix=f"{state.prefix}translations_")
+        os.environ[ENV_TRANSLATIONS] = os.path.join(state.translations_dir, "translations.sqlite3")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(_STATE, None)
     if state is not None and state.saved_env_url is not None:
         os.environ[ENV_URL] = state.saved_env_url
+    if state is not None and state.translations_dir:
+        os.environ.pop(ENV_TRANSLATIONS, None)
+        shutil.rmtree(state.translations_dir, ignore_errors=True)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
