@@ -23,9 +23,9 @@ from .catalog import add_column, hidden_rowid, store
 from .catalog.shadow import Shadow
 from .cursor import Cursor
 from .transactions import Transactions
-from .translate import Translation, TranslationCache, disk_cache, translate
+from .translate import Translation, TranslationCache, disk_cache
 from .translate import helpers as translate_helpers
-from .translate.context import HIDDEN_ROWID, Context
+from .translate.context import HIDDEN_ROWID
 
 LEGACY = getattr(sqlite3, "LEGACY_TRANSACTION_CONTROL", -1)
 HAS_AUTOCOMMIT = hasattr(sqlite3, "LEGACY_TRANSACTION_CONTROL")
@@ -160,7 +160,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         backend.set_busy_timeout(timeout)
         # issue 8: the FTS/trigger bridge (and its ~30 modules) loads now, not inside the
         # first statement, which may hold the write lock (p99 latency of many writers)
-        _fts(self)
+        _fts(self).warm()
         disk_cache.shared().ready()  # likewise the translations kept by earlier processes
         from .catalog import route  # noqa: F401  (statements that are not plain DML go through it)
         if autocommit is not LEGACY:
@@ -348,13 +348,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         if found is not None:
             return found
         self._raise_sqlite_error(sql)
-        version = self._backend.server_version
-        kept = disk_cache.shared()  # issue 8: translated by an earlier process?
-        result = kept.get(dialect, version, sql, self._shadow)
-        if result is None:
-            schema = disk_cache.RecordingSchema(self._shadow)
-            result = translate(sql, Context(dialect=dialect, version=version, schema=schema))
-            kept.put(dialect, version, sql, result, self._shadow, schema.probes)
+        result = disk_cache.translate_kept(sql, dialect, self._backend.server_version, self._shadow)
         (self._local_cache if result.schema_dependent else _SHARED_CACHE).put(dialect, sql, result)
         return result
 

@@ -236,9 +236,17 @@ _PRECEDENCE = {
 }
 
 
+def build_tables() -> _lalr.Tables:
+    """The grammar's tables, built afresh (tests/fts/tools/gen_query_tables.py keeps them)."""
+    return _lalr.build(_RULES, _TERMINALS, _PRECEDENCE)
+
+
 @lru_cache(maxsize=1)
 def _tables() -> _lalr.Tables:
-    return _lalr.build(_RULES, _TERMINALS, _PRECEDENCE)
+    """The tables kept as data (issue 8: building them cost each process ~10 ms)."""
+    from ._query_tables import TABLES
+
+    return TABLES
 
 
 # --------------------------------------------------------------------------

@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from .._stdlib import sqlite3
-from . import Translation
+from . import Translation, translate
+from .context import Context
 
 ENV_VAR = "HERMES_DB_CACHE"
 _FORMAT = "1"  # bump when an entry's shape changes
@@ -231,6 +232,17 @@ class DiskCache:
 def _key(dialect: str, version: tuple[int, ...], sql: str) -> str:
     text = f"{code_fingerprint()}|{dialect}|{'.'.join(map(str, version))}|{sql}"
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def translate_kept(sql: str, dialect: str, version: tuple[int, ...], schema: Any) -> Translation:
+    """``translate()``, or the same translation kept by an earlier process."""
+    kept = shared()
+    found = kept.get(dialect, version, sql, schema)
+    if found is None:
+        recording = RecordingSchema(schema)
+        found = translate(sql, Context(dialect=dialect, version=version, schema=recording))
+        kept.put(dialect, version, sql, found, schema, recording.probes)
+    return found
 
 
 _SHARED: DiskCache | None = None

@@ -133,3 +133,11 @@ def test_dequote() -> None:
     assert dequote('"a""b"') == 'a"b'
     assert dequote("[x]") == "x"
     assert dequote("plain") == "plain"
+
+
+def test_kept_tables_are_a_fresh_build() -> None:
+    """fts/_query_tables.py is what fts/_lalr.py builds from the grammar today
+    (after a grammar change: python tests/fts/tools/gen_query_tables.py)."""
+    from hermes_dbapi.fts import query
+
+    assert query._tables() == query.build_tables()

@@ -17,6 +17,7 @@ from sqlglot import exp
 from ... import binding, statements
 from ...catalog import store
 from ...translate.params import scan
+from ..errors import FtsError
 from . import select, sqlrun, triggers, writes
 from .spec import FtsSpec, is_fts5_ddl, parse
 from .storage import Storage
@@ -70,6 +71,20 @@ class FtsBridge:
                     self.triggers.setdefault(tbl.lower(), []).append(trig)
         self._storages = {}
         self._epoch = shadow.epoch
+
+    def warm(self) -> None:
+        """Read the catalog's FTS5 tables and triggers and make their tokenizers now
+        (a unicode61 tokenizer compiles a large regex, ~15 ms once per process),
+        not inside the first write, which may hold the write lock.  A tokenizer
+        that cannot be made, or a catalog entry that cannot be read, reports its
+        error where it is used, as before."""
+        try:
+            self._refresh()
+        except Exception:  # noqa: BLE001 - only a head start: the first use raises it again
+            return
+        for spec in self.specs.values():
+            with contextlib.suppress(FtsError):
+                spec.tokenizer  # noqa: B018 - a cached property: made here, used later
 
     def storage(self, spec: FtsSpec) -> Storage:
         got = self._storages.get(spec.name.lower())

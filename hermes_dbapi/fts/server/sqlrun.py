@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ...translate import Translation, translate
-from ...translate.context import Context
+from ...translate import Translation, disk_cache
 from ...translate.params import MARKER, marker_index
 
 if TYPE_CHECKING:
@@ -24,9 +23,8 @@ SQLITE_TEXT = "hdb_sqlite_text"  # tree.meta: the SQLite text a cached parse cam
 def translation(conn: "Connection", text: str) -> Translation:
     dialect = conn._backend.dialect
     found = conn._local_cache.get(dialect, text)
-    if found is None:
-        ctx = Context(dialect=dialect, version=conn._backend.server_version, schema=conn._shadow)
-        found = translate(text, ctx)
+    if found is None:  # issue 8: or kept on file by an earlier process
+        found = disk_cache.translate_kept(text, dialect, conn._backend.server_version, conn._shadow)
         conn._local_cache.put(dialect, text, found)
     return found
 
