@@ -105,8 +105,8 @@ class DiskCache:
 
     def __init__(self, path: str | None) -> None:
         self.path = path
-        self.hits = 0
-        self.stored = 0
+        self.hits = 0  # translations served from the file
+        self.stored = 0  # entries this process added to it
         self._lock = threading.Lock()
         self._db: Any = None
         self._pid = 0
@@ -149,8 +149,10 @@ class DiskCache:
         schema_hash = self._schema_hash(schema) if translation.schema_dependent else ""
         row = (_key(dialect, version, sql), schema_hash, json.dumps(probes), value)
 
-        def write(db: Any) -> None:
-            db.execute("INSERT OR IGNORE INTO translations (key, schema, probes, value) VALUES (?, ?, ?, ?)", row)
+        def write(db: Any) -> int:
+            added = db.execute(
+                "INSERT OR IGNORE INTO translations (key, schema, probes, value) VALUES (?, ?, ?, ?)", row
+            ).rowcount
             self._writes += 1
             if self._writes % _PRUNE_EVERY == 0 and db.execute(
                 "SELECT count(*) FROM translations"
@@ -159,9 +161,9 @@ class DiskCache:
                     "DELETE FROM translations WHERE rowid <= (SELECT max(rowid) FROM translations) - ?",
                     (_MAX_ENTRIES // 2,),
                 )
+            return added
 
-        if self._run(write, default=False) is not False:
-            self.stored += 1
+        self.stored += self._run(write, default=0)
 
     # -- the file ----------------------------------------------------------------
 
