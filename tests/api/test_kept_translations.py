@@ -170,7 +170,7 @@ def test_an_edit_of_the_code_starts_afresh(tmp_path: Path, monkeypatch: pytest.M
     assert cache.get("postgres", (15,), sql, shadow) is None
 
 
-@pytest.mark.parametrize("dialect", ["postgres", "mysql"])
+@pytest.mark.parametrize("dialect", ["postgres", "mysql"], ids=["to_pg_dialect", "to_mysql_dialect"])
 @pytest.mark.parametrize(
     "sql",
     [
