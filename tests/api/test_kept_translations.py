@@ -6,6 +6,7 @@ the same rows, ids and errors as SQLite, whichever schema or process comes next.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -82,7 +83,6 @@ def test_a_kept_translation_follows_the_schema(backend: Any, std: Any, cache_fil
         "alias": "CREATE TABLE items (id INTEGER PRIMARY KEY, label TEXT)",
         "hidden": "CREATE TABLE items (label TEXT, id TEXT)",
     }
-    made = {}
     for name, ddl in shapes.items():
         ref = std.connect(str(tmp_path / f"{name}.ref.db"))
         shim = backend.connect(backend.path(f"{name}.db"))
@@ -93,16 +93,13 @@ def test_a_kept_translation_follows_the_schema(backend: Any, std: Any, cache_fil
         got = [shim.execute(INSERT, (f"{name} {i}",)).lastrowid for i in range(3)]
         want = [ref.execute(INSERT, (f"{name} {i}",)).lastrowid for i in range(3)]
         assert got == want
-        made[name] = (shim._backend.dialect, shim._backend.server_version)
         query = "SELECT rowid, label FROM items ORDER BY rowid"
         assert shim.execute(query).fetchall() == ref.execute(query).fetchall()
         shim.commit()
         ref.close()
-    dialect, version = made["hidden"]
-    with std.connect(cache_file) as kept:  # one entry per schema when the schema mattered
-        schemas = kept.execute(
-            "SELECT schema FROM translations WHERE key = ?", (disk_cache._key(dialect, version, INSERT),)
-        ).fetchall()
+    key = disk_cache._key(shim._backend.dialect, shim._backend.server_version, INSERT)
+    with contextlib.closing(std.connect(cache_file)) as kept:  # one entry per schema when the schema mattered
+        schemas = kept.execute("SELECT schema FROM translations WHERE key = ?", (key,)).fetchall()
     kinds = {s for (s,) in schemas}  # "": made without asking the schema, good for any
     assert kinds == {""} or (len(kinds) == 2 and "" not in kinds)
 
