@@ -306,6 +306,7 @@ class MyFaults(Reconnecting):
             pass
         conn.server_status = 0  # the last OK packet's "in transaction" bit no longer holds
         self._holding_lock = False  # GET_LOCK locks die with the session
+        self._pending = []  # lazy savepoint commands of the lost transaction
 
     def _driver_ping(self) -> None:
         self.conn.ping(reconnect=False)

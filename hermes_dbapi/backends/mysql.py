@@ -6,6 +6,10 @@ my_collation.py), strict mode (no
 silent truncation), ``NO_AUTO_VALUE_ON_ZERO`` (an explicit 0 id is stored, not
 replaced), UTC, and ``CLIENT.FOUND_ROWS`` so ``rowcount`` counts matched rows.
 MySQL already undoes only the failed statement, so no savepoints are needed.
+``CLIENT.MULTI_STATEMENTS`` lets the shim's own statements that go together
+(the write lock and ``START TRANSACTION``, ``COMMIT`` and the lock's release,
+an FTS5 row's index writes) travel in one round trip (issue 8); what the
+application runs is one translated statement per call, as before.
 """
 
 from __future__ import annotations
@@ -134,11 +138,13 @@ class MySQLBackend(faults.MyFaults, Backend):
         # MariaDB may announce itself as "5.5.5-10.11.6-MariaDB" for old clients
         numbers = re.match(r"(?:5\.5\.5-)?(\d+)\.(\d+)\.(\d+)", info)
         self.server_version = tuple(int(n) for n in numbers.groups()) if numbers else (0,)
+        self.insert_returning = self.is_mariadb and self.server_version >= (10, 5)  # INSERT … RETURNING
         self._meta = conn.cursor()
         self._lock_name = "hermes:" + hashlib.sha1(namespace.encode()).hexdigest()  # the write lock
         self._holding_lock = False
         self.busy_timeout = 5.0
         self._max_packet = 0  # the server's max_allowed_packet, read when first needed
+        self._pending: list[str] = []  # lazy savepoints and deferred writes, sent with the next statement (issue 8)
         self.collation = text_collation(self.is_mariadb, self.server_version)  # see my_collation.py
 
     @classmethod
@@ -153,7 +159,7 @@ class MySQLBackend(faults.MyFaults, Backend):
             "password": url.password or "",
             "charset": "utf8mb4",
             "autocommit": True,
-            "client_flag": CLIENT.FOUND_ROWS,
+            "client_flag": CLIENT.FOUND_ROWS | CLIENT.MULTI_STATEMENTS,
             "conv": _CONVERSIONS,
             "connect_timeout": 10,
             "sql_mode": _SQL_MODE,
@@ -234,7 +240,7 @@ class MySQLBackend(faults.MyFaults, Backend):
         self._check_packet(raw, sql, params)
         counted = _SKIPPED in sql
         try:
-            raw.execute(self._ddl(sql), params)
+            self._carrying_pending(raw, self._ddl(sql), params)
         except pymysql.Error as exc:
             if counted:
                 self._take_skipped()
@@ -263,6 +269,7 @@ class MySQLBackend(faults.MyFaults, Backend):
         profile: Any = None,
     ) -> None:
         cursor.reset()
+        self.flush()
         rows = list(seq)
         if profile is not None:
             statement = self._multi_row(cursor.raw, sql, rows, profile.kinds)
@@ -378,29 +385,50 @@ class MySQLBackend(faults.MyFaults, Backend):
     def begin(self, mode: str) -> None:
         """IMMEDIATE and EXCLUSIVE take the namespace's write lock with GET_LOCK,
         which outlives COMMIT: we release it ourselves when the transaction ends."""
+        self.begin_and_query(mode, "")
+
+    def begin_and_query(self, mode: str, sql: str) -> list[tuple]:
+        """issue 8: the lock, ``START TRANSACTION`` and ``sql`` in one round trip."""
         self._ensure_live()  # issue 5: replace a connection the server dropped while idle
         try:
-            self._begin(mode)
+            return self._begin(mode, sql)
         except sqlite3.OperationalError as exc:
             if not faults.is_lost(exc) or exc.sqlite_errorname == "SQLITE_CANTOPEN":
                 raise
             self._ensure_live()  # issue 5: nothing had started: begin once more on a new connection
-            self._begin(mode)
+            return self._begin(mode, sql)
 
-    def _begin(self, mode: str) -> None:
-        if mode in ("IMMEDIATE", "EXCLUSIVE") and self.lock_strategy == "table":
+    def _begin(self, mode: str, sql: str) -> list[tuple]:
+        probe = [sql] if sql else []
+        locking = mode in ("IMMEDIATE", "EXCLUSIVE")
+        if locking and self.lock_strategy == "table":
             locks.my_begin_locked(self)  # issue 5: lock row (backends/locks.py)
-            return
-        if mode in ("IMMEDIATE", "EXCLUSIVE"):
-            got = self.query("SELECT GET_LOCK(%s, %s)", (self._lock_name, self.busy_timeout))[0][0]
-            if got != 1:
+            return self.query(sql) if sql else []
+        lock = [self._meta.mogrify("SELECT GET_LOCK(%s, %s)", (self._lock_name, self.busy_timeout))] if locking else []
+        try:
+            results = self._script([*lock, "START TRANSACTION", *probe], verb="START TRANSACTION")
+        except BaseException:  # no half-begun transaction, no lock left behind
+            if self.in_transaction:
+                self._quietly("ROLLBACK")
+            if locking:
+                self._quietly(self._release_sql())
+            raise
+        if locking:
+            if results[0][0][0] != 1:  # 0: timed out, NULL: refused; the transaction began regardless
+                self._quietly("ROLLBACK")
                 raise my_errors.translate(pymysql.err.OperationalError(1205, "lock wait"), self._lookup, "")
             self._holding_lock = True
+        return results[-1] if sql else []
+
+    def _release_sql(self) -> str:
+        return self._meta.mogrify("SELECT RELEASE_LOCK(%s)", (self._lock_name,))
+
+    def _quietly(self, statement: str) -> None:
+        """A clean-up statement whose failure the caller's own error outranks."""
         try:
-            self._run_control("START TRANSACTION")
-        except BaseException:
-            self._release_lock()
-            raise
+            self._meta.execute(statement)
+        except pymysql.Error:
+            pass
 
     def _release_lock(self) -> None:
         if self._holding_lock:
@@ -411,24 +439,76 @@ class MySQLBackend(faults.MyFaults, Backend):
                 pass  # the connection is gone, and the lock with it
 
     def commit(self) -> None:
-        try:
-            self._run_control("COMMIT")
-        finally:
-            self._release_lock()
+        self._end("COMMIT")
 
     def rollback(self) -> None:
         try:
-            self._run_control("ROLLBACK")
+            self._end("ROLLBACK")
         except sqlite3.OperationalError as exc:
             if not faults.is_lost(exc):  # issue 5: a lost connection's transaction is rolled back
                 raise
-        finally:
-            self._release_lock()
+
+    def _end(self, statement: str) -> None:
+        """COMMIT or ROLLBACK, and the write lock's release with it (issue 8: one round trip)."""
+        if statement == "ROLLBACK":
+            self._pending.clear()  # the rollback undoes them anyway
+        if not self._holding_lock:
+            self._run_control(statement)
+            return
+        self._holding_lock = False
+        try:
+            self._script([statement, self._release_sql()], verb=statement)
+        except BaseException:
+            self._quietly(self._release_sql())  # the batch stopped before the release
+            raise
+
+    def _script(self, statements: Sequence[str], verb: str = "") -> list[list[tuple]]:
+        """Literal statements in one round trip (a multi-statement query); the rows of
+        each.  The server stops at the first failure, which raises in sqlite3's classes."""
+        pending, self._pending = self._pending, []
+        cur = self._meta
+        in_transaction = self.in_transaction
+        try:
+            cur.execute("; ".join([*pending, *statements]))
+            out = [list(cur.fetchall()) if cur.description else []]
+            while cur.nextset():
+                out.append(list(cur.fetchall()) if cur.description else [])
+        except pymysql.Error as exc:
+            raise self._translate(exc, "", in_transaction, verb) from None
+        return out[len(pending):]
 
     def savepoint(self, verb: str, name: str, *, lazy: bool = False) -> None:
+        """``lazy``: inside a transaction, sent with the next statement (issue 8: the
+        trigger engine's savepoint and its release cost no round trip of their own).
+        A lazy command's own failure is reported by that next statement."""
+        if lazy and self.in_transaction:
+            self._pending.append(f"{verb} {name}")
+            return
         self._run_control(f"{verb} {name}")
 
+    def flush(self) -> None:
+        if self._pending:
+            self._script([])
+
+    def _carrying_pending(self, raw: pymysql.cursors.Cursor, sql: str, params: Any) -> None:
+        """``raw.execute(sql, params)`` with the lazy commands ahead of it in the same
+        query; ``raw`` is left on the statement's own result."""
+        pending, self._pending = self._pending, []
+        if not pending:
+            raw.execute(sql, params)
+            return
+        head = "; ".join(pending) + "; "
+        if params:  # PyMySQL formats the whole text: a '%' of a carried write stays itself
+            raw.execute(head.replace("%", "%%") + sql, params)
+        else:
+            raw.execute(head + sql)
+        for _ in pending:
+            raw.nextset()
+
     def _run_control(self, statement: str) -> None:
+        if self._pending:
+            self._script([statement], verb=statement)
+            return
         try:
             self._meta.execute(statement)
         except pymysql.Error as exc:
@@ -450,10 +530,55 @@ class MySQLBackend(faults.MyFaults, Backend):
             self._ensure_live()  # issue 5: replace a connection the server dropped while idle
         try:
             with self.conn.cursor() as cur:
-                cur.execute(self._ddl(sql), params)
+                self._carrying_pending(cur, self._ddl(sql), params)
                 return list(cur.fetchall())
         except pymysql.Error as exc:  # never a driver exception to the application
             raise self._translate(exc, "", in_transaction) from None
+
+    def write_all(self, statements: Sequence[tuple[str, Sequence[Any]]], prepare: bool = False,
+                  defer: bool = False) -> None:
+        """issue 8: the writes in one round trip (a multi-statement query of their
+        literal texts), or in groups when together they would near the server's
+        max_allowed_packet; the first failure stops the rest.  ``defer``: inside a
+        transaction, sent with the next statement instead (the trigger engine sends
+        one before its statement's savepoint is released: triggers/engine.py)."""
+        in_transaction = self.in_transaction
+        if defer and in_transaction:
+            try:
+                texts = [self._ddl(self._meta.mogrify(sql, params)) for sql, params in statements]
+            except (pymysql.Error, TypeError, ValueError):
+                texts = []
+            if texts and sum(map(len, texts)) + sum(map(len, self._pending)) < self._packet_limit() // 8:
+                self._pending.extend(texts)
+                return
+        if len(statements) < 2:
+            super().write_all(statements)  # query() carries what is pending
+            return
+        if not in_transaction:
+            self._ensure_live()  # issue 5: replace a connection the server dropped while idle
+        try:
+            texts = [self._ddl(self._meta.mogrify(sql, params)) for sql, params in statements]
+        except (pymysql.Error, TypeError, ValueError):
+            super().write_all(statements)  # each one reports its own trouble
+            return
+        budget = self._packet_limit() // 8  # characters: up to 4 bytes each
+        group: list[str] = []
+        size = 0
+        for text in texts:
+            if group and size + len(text) > budget:
+                self._script(group)
+                group, size = [], 0
+            group.append(text)
+            size += len(text) + 2
+        self._script(group)
+
+    def query_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple]]:
+        """issue 8: the reads of one FTS evaluation step in one round trip."""
+        if len(statements) < 2:
+            return super().query_all(statements)
+        if not self.in_transaction:
+            self._ensure_live()  # issue 5: replace a connection the server dropped while idle
+        return self._script([self._meta.mogrify(sql, params) for sql, params in statements])
 
     def has_table(self, name: str) -> bool:
         sql = "SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = %s"

@@ -163,6 +163,9 @@ class Runner:
         conn = self.conn
         tr = sqlrun.translation(conn, text)
         driver_sql, returning = conn._with_rowid(tr)
+        if conn._backend.kind == "mysql":  # MariaDB 10.5+: INSERT … RETURNING; not with the skip counter
+            returning = getattr(conn._backend, "insert_returning", False) and tr.is_insert \
+                and not tr.returns_rows and "@hermes_skipped" not in tr.sql
         listed = table.returned() if returning and not tr.upsert_update else None
         if listed is None:
             done, rowid = self.execute(text, values)
@@ -177,7 +180,8 @@ class Runner:
             row = rows[-1]
             rowid = row[table.rid_at]
             raw.lastrowid = raw.max_rowid = rowid
-            conn._advance_identity(tr, raw)
+            if backend.kind == "postgres":  # MySQL's AUTO_INCREMENT moves on by itself
+                conn._advance_identity(tr, raw)
             return len(rows), rowid, row
         except sqlite3.IntegrityError as exc:
             raise self._integrity_error(text, values, exc) from None
@@ -286,9 +290,11 @@ class _Table:
     def _key_where(self, qualifier: str, first: int) -> str:
         return " AND ".join(f"{qi(qualifier)}.{self._q(k)} = :__hdb_p{first + i}" for i, k in enumerate(self.keys))
 
+    def _list_text(self) -> str:
+        return f"SELECT {', '.join(self._q(c) for c in self.cols)} FROM {qi(self.table)}"
+
     def _read_text(self) -> str:
-        cols = ", ".join(self._q(c) for c in self.cols)
-        return f"SELECT {cols} FROM {qi(self.table)} WHERE {self._key_where(self.table, 1)}"
+        return f"{self._list_text()} WHERE {self._key_where(self.table, 1)}"
 
     def read(self, key: Sequence[Any]) -> tuple | None:
         rows = sqlrun.run(self.conn, self._read_text(), list(key))[1]
@@ -303,11 +309,14 @@ class _Table:
         once per read statement); None when the table has no rowid."""
         if self.rid is None:
             return None
-        read_sql = sqlrun.translation(self.conn, self._read_text()).sql
+        dialect = "postgres" if self.conn._backend.kind == "postgres" else "mysql"
+        # MySQL: the select list alone (sqlglot's MySQL reader takes no %s markers)
+        text = self._read_text() if dialect == "postgres" else self._list_text()
+        read_sql = sqlrun.translation(self.conn, text).sql
         listed = _RETURNED.get(read_sql)
         if listed is None:
-            tree = sqlglot.parse_one(read_sql, read="postgres")
-            listed = ", ".join(e.sql(dialect="postgres") for e in tree.expressions)
+            tree = sqlglot.parse_one(read_sql, read=dialect)
+            listed = ", ".join(e.sql(dialect=dialect) for e in tree.expressions)
             if len(_RETURNED) >= 256:
                 _RETURNED.clear()
             _RETURNED[read_sql] = listed
@@ -543,6 +552,11 @@ def run_statement(bridge: "FtsBridge", tree: exp.Expression, values: Sequence[An
     runner = Runner(bridge)
     try:
         result = runner.statement(tree, values)
+        if backend.kind == "mysql":  # deferred index writes settle while the savepoint can still undo them
+            if result[1] is not None:
+                backend.query("SELECT LAST_INSERT_ID(%s)", (result[1],))  # trigger inserts moved it
+            else:
+                backend.flush()
     except BaseException as exc:
         kind = exc.kind if isinstance(exc, raising.TriggerRaise) else "ABORT"
         if kind == "FAIL":
@@ -563,6 +577,4 @@ def run_statement(bridge: "FtsBridge", tree: exp.Expression, values: Sequence[An
         backend.commit()
     else:
         backend.savepoint("RELEASE SAVEPOINT", "hermes_trg", lazy=True)  # issue 8: sent with the next one
-    if result[1] is not None and backend.kind == "mysql":
-        backend.query("SELECT LAST_INSERT_ID(%s)", (result[1],))  # trigger inserts moved it
     return result

@@ -2,7 +2,8 @@
 
 PostgreSQL statements run straight through libpq, prepared from their second
 run outside a transaction and pipelined with their savepoint inside one; MariaDB
-results reuse column definitions by their packets' bytes.  These scenarios aim
+results reuse column definitions by their packets' bytes, and the shim's own
+statements that go together travel as one multi-statement query.  These scenarios aim
 at what such caches could get wrong: a plan or a description gone stale under
 DDL, parameter types changing between runs of one statement, more statements
 than the caches hold, errors in the middle of a pipeline.
@@ -143,7 +144,7 @@ _LOGGED = [
 @pytest.mark.parametrize("isolation", [None, "DEFERRED"])
 def test_trigger_savepoints_travel_with_the_next_statement(diff, isolation):
     """The trigger engine's savepoint and its release are sent with the statements
-    after them (PostgreSQL): what follows sees the trigger's rows, a failing trigger
+    after them (PostgreSQL, MariaDB): what follows sees the trigger's rows, a failing trigger
     undoes its statement alone, and every kind of next statement carries them."""
     steps = [
         *_LOGGED,
@@ -168,6 +169,38 @@ def test_trigger_savepoints_travel_with_the_next_statement(diff, isolation):
         ("sql", "INSERT INTO t (id, a) VALUES (?, ?)", (11, "six")),
         ("rollback",),
         "SELECT count(*) FROM t",
+    ]
+    diff.steps(steps, isolation_level=isolation)
+
+
+_INDEXED = [
+    "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT)",
+    "CREATE VIRTUAL TABLE f USING fts5(a, content='t', content_rowid='id')",
+    "CREATE TABLE log (id INTEGER PRIMARY KEY, a TEXT UNIQUE)",
+    "CREATE TRIGGER t_log AFTER INSERT ON t BEGIN INSERT INTO log (id, a) VALUES (new.id, new.a); END",
+    # the newest trigger fires first: the index is written before t_log can fail
+    "CREATE TRIGGER t_fts AFTER INSERT ON t BEGIN INSERT INTO f (rowid, a) VALUES (new.id, new.a); END",
+    ("commit",),
+]
+_FISH = ("sql", "SELECT rowid, snippet(f, 0, '[', ']', '', 4) FROM f WHERE f MATCH ? ORDER BY rowid", ("fish",))
+
+
+@pytest.mark.parametrize("isolation", [None, "DEFERRED"])
+def test_index_writes_undone_with_their_failed_statement(diff, isolation):
+    """An FTS5 row's index writes wait for the next statement (PostgreSQL, MariaDB):
+    when a later trigger of the same statement fails, they are undone with it, and
+    the index still matches its content."""
+    steps = [
+        *_INDEXED,
+        ("sql", "INSERT INTO t (id, a) VALUES (?, ?)", (1, "red fish")),
+        ("sql", "INSERT INTO t (id, a) VALUES (?, ?)", (2, "red fish")),  # log.a is taken: undone whole
+        _FISH,
+        ("sql", "INSERT INTO t (id, a) VALUES (?, ?)", (3, "blue fish")),
+        _FISH,
+        ("sql", "INSERT INTO f (f, rank) VALUES ('integrity-check', 1)", ()),
+        ("commit",),
+        _FISH,
+        "SELECT id, a FROM log ORDER BY id",
     ]
     diff.steps(steps, isolation_level=isolation)
 

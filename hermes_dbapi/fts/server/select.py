@@ -381,18 +381,17 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
         writes.append((f"INSERT INTO {name} SELECT * FROM {arrays}", params))
         backend.write_all(writes)  # issue 8: one round trip on PostgreSQL
         return name
-    backend.write_all(writes)
     if not kinds:  # rowid and rank only: numbers written as literals, no driver escaping per value
         for start in range(0, len(hits), 2000):
             chunk = hits[start : start + 2000]
-            backend.query(f"INSERT INTO {name} VALUES " + ", ".join(f"({_number_sql(r)}, {_number_sql(k)})"
-                                                                     for r, k in chunk))
-        return name
-    width = 2 + len(kinds)
-    for start in range(0, len(hits), 500):
-        chunk = hits[start : start + 500]
-        one = "(" + ", ".join(["%s"] * width) + ")"
-        backend.query(f"INSERT INTO {name} VALUES " + ", ".join([one] * len(chunk)), [v for r in chunk for v in r])
+            writes.append((f"INSERT INTO {name} VALUES " + ", ".join(f"({_number_sql(r)}, {_number_sql(k)})"
+                                                                     for r, k in chunk), ()))
+    else:
+        one = "(" + ", ".join(["%s"] * (2 + len(kinds))) + ")"
+        for start in range(0, len(hits), 500):
+            chunk = hits[start : start + 500]
+            writes.append((f"INSERT INTO {name} VALUES " + ", ".join([one] * len(chunk)), [v for r in chunk for v in r]))
+    backend.write_all(writes)  # issue 8: one round trip on MySQL too, while under max_allowed_packet
     return name
 
 
