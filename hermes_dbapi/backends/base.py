@@ -204,6 +204,11 @@ class Backend(ABC):
     def advance_identity(self, table: str, column: str, value: int) -> None:
         """Make the next automatic id of ``table`` larger than ``value`` (if needed)."""
 
+    def returns_inserted(self, driver_sql: str) -> bool:
+        """Whether ``driver_sql`` (a one-row INSERT) may take ``RETURNING`` to give its row
+        back in the same round trip (issue 8: the trigger engine's INSERT)."""
+        return False
+
     @abstractmethod
     def has_table(self, name: str) -> bool:
         """Whether the namespace has a table of that name (never fails a transaction)."""

@@ -138,7 +138,7 @@ class MySQLBackend(faults.MyFaults, Backend):
         # MariaDB may announce itself as "5.5.5-10.11.6-MariaDB" for old clients
         numbers = re.match(r"(?:5\.5\.5-)?(\d+)\.(\d+)\.(\d+)", info)
         self.server_version = tuple(int(n) for n in numbers.groups()) if numbers else (0,)
-        self.insert_returning = self.is_mariadb and self.server_version >= (10, 5)  # INSERT … RETURNING
+        self._insert_returning = self.is_mariadb and self.server_version >= (10, 5)  # INSERT … RETURNING
         self._meta = conn.cursor()
         self._lock_name = "hermes:" + hashlib.sha1(namespace.encode()).hexdigest()  # the write lock
         self._holding_lock = False
@@ -579,6 +579,10 @@ class MySQLBackend(faults.MyFaults, Backend):
         if not self.in_transaction:
             self._ensure_live()  # issue 5: replace a connection the server dropped while idle
         return self._script([self._meta.mogrify(sql, params) for sql, params in statements])
+
+    def returns_inserted(self, driver_sql: str) -> bool:
+        """MariaDB 10.5+; not with the skip counter, whose rows RETURNING would not count."""
+        return self._insert_returning and _SKIPPED not in driver_sql
 
     def has_table(self, name: str) -> bool:
         sql = "SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = %s"

@@ -163,9 +163,8 @@ class Runner:
         conn = self.conn
         tr = sqlrun.translation(conn, text)
         driver_sql, returning = conn._with_rowid(tr)
-        if conn._backend.kind == "mysql":  # MariaDB 10.5+: INSERT … RETURNING; not with the skip counter
-            returning = getattr(conn._backend, "insert_returning", False) and tr.is_insert \
-                and not tr.returns_rows and "@hermes_skipped" not in tr.sql
+        if conn._backend.kind == "mysql":
+            returning = tr.is_insert and not tr.returns_rows and conn._backend.returns_inserted(tr.sql)
         listed = table.returned() if returning and not tr.upsert_update else None
         if listed is None:
             done, rowid = self.execute(text, values)
