@@ -542,26 +542,20 @@ class MySQLBackend(faults.MyFaults, Backend):
         max_allowed_packet; the first failure stops the rest.  ``defer``: inside a
         transaction, sent with the next statement instead (the trigger engine sends
         one before its statement's savepoint is released: triggers/engine.py)."""
-        in_transaction = self.in_transaction
-        if defer and in_transaction:
-            try:
-                texts = [self._ddl(self._meta.mogrify(sql, params)) for sql, params in statements]
-            except (pymysql.Error, TypeError, ValueError):
-                texts = []
-            if texts and sum(map(len, texts)) + sum(map(len, self._pending)) < self._packet_limit() // 8:
-                self._pending.extend(texts)
-                return
-        if len(statements) < 2:
-            super().write_all(statements)  # query() carries what is pending
+        if not statements:
             return
-        if not in_transaction:
-            self._ensure_live()  # issue 5: replace a connection the server dropped while idle
+        in_transaction = self.in_transaction
         try:
             texts = [self._ddl(self._meta.mogrify(sql, params)) for sql, params in statements]
         except (pymysql.Error, TypeError, ValueError):
-            super().write_all(statements)  # each one reports its own trouble
+            super().write_all(statements)  # each one reports its own trouble; query() carries what is pending
             return
         budget = self._packet_limit() // 8  # characters: up to 4 bytes each
+        if defer and in_transaction and sum(map(len, texts)) + sum(map(len, self._pending)) < budget:
+            self._pending.extend(texts)
+            return
+        if not in_transaction:
+            self._ensure_live()  # issue 5: replace a connection the server dropped while idle
         group: list[str] = []
         size = 0
         for text in texts:

@@ -284,23 +284,21 @@ class Storage:
 
     def sizes_and_stats(self, rowids: Sequence[int]) -> tuple[dict[int, list[int]], tuple[int, int]]:
         """:meth:`sizes` and :meth:`stats` together (issue 8: one round trip)."""
-        reads = [self._sizes_pg(rowids)] if self.kind == "postgres" else self._sizes_my(rowids)
-        *sized, stat = self.backend.query_all([*reads, (self._stats_sql(), ())])
+        *sized, stat = self.backend.query_all([*self._size_reads(rowids), (self._stats_sql(), ())])
         sizes = {int(rowid): read_varints(bytes(sz)) for rows in sized for rowid, sz in rows}
         return sizes, (int(stat[0][0]), int(stat[0][1]))
 
-    def _sizes_pg(self, rowids: Sequence[int]) -> tuple[str, list]:
-        """One array parameter rather than chunks of placeholders."""
-        return f"SELECT id, sz FROM {self.docsize} WHERE id = ANY(%s::bigint[])", [pg_array.integers(rowids)]
-
-    def _sizes_my(self, rowids: Sequence[int]) -> list[tuple[str, tuple]]:
-        """Chunks of rowids as literals (ints: no escaping per value)."""
+    def _size_reads(self, rowids: Sequence[int]) -> list[tuple[str, Sequence]]:
+        """PostgreSQL: one array parameter; MySQL: chunks of rowids as literals (ints:
+        no escaping per value)."""
+        if self.kind == "postgres":
+            return [(f"SELECT id, sz FROM {self.docsize} WHERE id = ANY(%s::bigint[])", [pg_array.integers(rowids)])]
         return [(f"SELECT id, sz FROM {self.docsize} WHERE id IN ({', '.join(str(int(r)) for r in rowids[at : at + 2000])})",
                  ()) for at in range(0, len(rowids), 2000)]
 
     def sizes(self, rowids: Sequence[int]) -> dict[int, list[int]]:
-        reads = [self._sizes_pg(rowids)] if self.kind == "postgres" else self._sizes_my(rowids)
-        return {int(rowid): read_varints(bytes(sz)) for rows in self.backend.query_all(reads) for rowid, sz in rows}
+        rows = self.backend.query_all(self._size_reads(rowids))
+        return {int(rowid): read_varints(bytes(sz)) for part in rows for rowid, sz in part}
 
     def contents(self, rowids: Sequence[int] | None) -> dict[int, tuple]:
         """Stored values of a contentful table (all rows when ``rowids`` is None)."""
