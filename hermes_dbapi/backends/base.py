@@ -209,6 +209,11 @@ class Backend(ABC):
         back in the same round trip (issue 8: the trigger engine's INSERT)."""
         return False
 
+    def statement_done(self, lastrowid: int | None) -> None:
+        """A statement and its triggers ran, their savepoint still open: settle what
+        this backend deferred, so a failure is still undone with that statement, and
+        make ``lastrowid`` the connection's last insert id (triggers' inserts moved it)."""
+
     @abstractmethod
     def has_table(self, name: str) -> bool:
         """Whether the namespace has a table of that name (never fails a transaction)."""

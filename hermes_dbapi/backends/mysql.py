@@ -578,6 +578,13 @@ class MySQLBackend(faults.MyFaults, Backend):
         """MariaDB 10.5+; not with the skip counter, whose rows RETURNING would not count."""
         return self._insert_returning and _SKIPPED not in driver_sql
 
+    def statement_done(self, lastrowid: int | None) -> None:
+        """The deferred index writes go now (with LAST_INSERT_ID when there is one)."""
+        if lastrowid is not None:
+            self.query("SELECT LAST_INSERT_ID(%s)", (lastrowid,))
+        else:
+            self.flush()
+
     def has_table(self, name: str) -> bool:
         sql = "SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = %s"
         return bool(self.query(sql, (name,)))

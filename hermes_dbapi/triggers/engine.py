@@ -162,9 +162,9 @@ class Runner:
         lastrowid, the row or ``None`` when it is to be read)."""
         conn = self.conn
         tr = sqlrun.translation(conn, text)
-        driver_sql, returning = conn._with_rowid(tr)
-        if conn._backend.kind == "mysql":
-            returning = tr.is_insert and not tr.returns_rows and conn._backend.returns_inserted(tr.sql)
+        driver_sql, returning = conn._with_rowid(tr)  # PostgreSQL: RETURNING gives the ids
+        if not returning and tr.is_insert and not tr.returns_rows:
+            returning = conn._backend.returns_inserted(tr.sql)
         listed = table.returned() if returning and not tr.upsert_update else None
         if listed is None:
             done, rowid = self.execute(text, values)
@@ -551,11 +551,7 @@ def run_statement(bridge: "FtsBridge", tree: exp.Expression, values: Sequence[An
     runner = Runner(bridge)
     try:
         result = runner.statement(tree, values)
-        if backend.kind == "mysql":  # deferred index writes settle while the savepoint can still undo them
-            if result[1] is not None:
-                backend.query("SELECT LAST_INSERT_ID(%s)", (result[1],))  # trigger inserts moved it
-            else:
-                backend.flush()
+        backend.statement_done(result[1])  # deferred writes settle while the savepoint can undo them
     except BaseException as exc:
         kind = exc.kind if isinstance(exc, raising.TriggerRaise) else "ABORT"
         if kind == "FAIL":
