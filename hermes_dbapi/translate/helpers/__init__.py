@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import my_datetime, my_json, pg_cast, pg_datetime, pg_json, pg_text
+from . import my_datetime, my_json, pg_blob, pg_cast, pg_datetime, pg_json, pg_text
 
-VERSION = 9
+VERSION = 10
 _MARKER = f"hdb_helpers_v{VERSION}"
 
 
@@ -27,6 +27,7 @@ def statements(kind: str) -> list[str]:
             *pg_json.STATEMENTS,
             *pg_cast.STATEMENTS,
             *pg_text.STATEMENTS,
+            *pg_blob.STATEMENTS,
             f"CREATE OR REPLACE FUNCTION {_MARKER}() RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT 1'",
         ]
     return [
