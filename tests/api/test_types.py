@@ -201,6 +201,8 @@ AFFINITY = {
     "text_into_integer": ("INTEGER", "abc"),
     "bytes_into_text": ("TEXT", b"raw"),
     "bytes_into_integer": ("INTEGER", b"\x01"),
+    "negative_zero_into_real": ("REAL", -0.0),  # stored as integer 0: read back as 0.0
+    "negative_zero_into_integer": ("INTEGER", -0.0),
 }
 
 
