@@ -12,7 +12,7 @@ import os
 import re
 import sys
 import threading
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from . import binding, errors, returning, statements, stdclass, upsert_rows
 from .batch import plain_bindable
@@ -142,7 +142,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         self._names: dict[str, tuple[str, ...] | None] = {}
         self._rowid_sql: dict[tuple[str, str], str] = {}
         self._row_by_row: dict[str, bool] = {}  # driver SQL -> upsert_rows.wanted (per schema epoch)
-        self._identity_column: dict[tuple[str, str], str | None] = {}  # see _advance_identity
+        self._identity_column: dict[tuple[str, str], tuple[str | None, bool, bool]] = {}  # see _identity_of
         self._plans: dict[str, tuple[str, Translation]] = {}  # SQL text -> (keyword, translation), see _execute_on
         self._plan_hits = 0
         self._shadow = Shadow()
@@ -151,6 +151,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         translate_helpers.install(backend)  # issue 3: server-side helpers (date/time) in the namespace
         self._ctx_epoch = self._shadow.epoch
         self._tx = Transactions(backend, self._shadow)  # issue 5: shadow reloaded if a lost transaction had DDL
+        self._tx.rewind = self._rewind_identities
         self._total_changes = 0
         self._changes = 0  # sqlite3_changes(): rows of the last INSERT/UPDATE/DELETE
         self._last_rowid = 0
@@ -520,23 +521,35 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
 
     def _advance_identity(self, translation: Translation, raw: Any) -> None:
         """PostgreSQL: an explicit id beyond the identity sequence moves it on, so the
-        next automatic id is max + 1 as in SQLite (MySQL's AUTO_INCREMENT does this)."""
-        highest = getattr(raw, "max_rowid", None)
-        if highest is None or highest <= self._identity_high.get(translation.table, 0):
-            return
-        key = (translation.sql, translation.table)
-        column = self._identity_column.get(key, "")
-        if column == "":  # issue 8: asked once per statement, not per INSERT (two shadow queries)
-            column = self._rowid_target(translation.table)
-            if column is not None and not _may_set_column(translation.sql, column):
-                column = None
-            if len(self._identity_column) >= 1024:
-                self._identity_column.clear()
-            self._identity_column[key] = column
+        next automatic id is max + 1 as in SQLite (MySQL's AUTO_INCREMENT does this).
+        The table is noted for a rollback (:meth:`_rewind_identities`)."""
+        column, settable, autoincrement = self._identity_of(translation)
         if column is None:
+            return
+        floor: int | None = 0  # back to max(id), SQLite's next id less one
+        if autoincrement:  # no lower than the sequence's value before this statement, when known
+            lowest = getattr(raw, "min_rowid", None)
+            floor = lowest - 1 if lowest is not None and not settable and not translation.conflict else None
+        self._tx.drew_ids(translation.table, column, floor)
+        highest = getattr(raw, "max_rowid", None)
+        if not settable or highest is None or highest <= self._identity_high.get(translation.table, 0):
             return  # ids the sequence itself handed out: it is already past them (no round trip)
         self._backend.advance_identity(translation.table, column, highest)
         self._identity_high[translation.table] = highest
+
+    def _identity_of(self, translation: Translation) -> tuple[str | None, bool, bool]:
+        """(the table's rowid column, whether the INSERT may set it, AUTOINCREMENT),
+        asked once per statement (issue 8: shadow queries), kept until the schema changes."""
+        key = (translation.sql, translation.table)
+        found = self._identity_column.get(key)
+        if found is None:
+            column = self._rowid_target(translation.table)
+            settable = column is not None and _may_set_column(translation.sql, column)
+            found = (column, settable, column is not None and self._autoincrement(translation.table))
+            if len(self._identity_column) >= 1024:
+                self._identity_column.clear()
+            self._identity_column[key] = found
+        return found
 
     def _rewind_identity(self, translation: Translation) -> None:
         """PostgreSQL: an INSERT that failed or skipped rows used up identity values
@@ -552,6 +565,23 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             return
         self._backend.rewind_identity(translation.table, column)
         self._identity_high.pop(translation.table, None)
+
+    def _rewind_identities(self, drawn: Sequence[tuple[str, str, int | None]]) -> None:
+        """PostgreSQL: rows a ROLLBACK (TO) undid used up identity values that SQLite
+        hands out again: set each table's sequence back to max(id), as
+        :meth:`_rewind_identity` does for a failed INSERT, and an AUTOINCREMENT
+        table's no lower than its value before the undone rows (SQLite's
+        sqlite_sequence rolls back too), when known.  ``drawn``: (table, rowid
+        column, that floor) per table and savepoint, noted while the schema was the
+        one the rows were inserted under (a rolled-back DROP is not in the shadow yet)."""
+        done: set[str] = set()
+        for table, column, floor in drawn:
+            if table in done:
+                continue
+            done.add(table)
+            if floor is not None:
+                self._backend.rewind_identity(table, column, floor)
+            self._identity_high.pop(table, None)
 
     def _autoincrement(self, table: str) -> bool:
         return self._shadow.autoincrement(table)

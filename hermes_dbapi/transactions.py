@@ -7,8 +7,9 @@ RELEASE and ROLLBACK TO name a savepoint or fail with ``no such savepoint``.
 
 from __future__ import annotations
 
+from typing import Any, Callable, Sequence
+
 from . import errors
-from typing import Any
 
 from .backends.base import Backend
 from .statements import Control, savepoint_identifier
@@ -19,6 +20,13 @@ class Transactions:
         self.backend = backend
         self.shadow = shadow  # reloaded when a transaction with DDL dies with its connection
         self.savepoints: list[str] = []  # SQLite names, innermost last (case-folded)
+        # Tables whose sequences handed out ids in this transaction, in order (the first
+        # INSERT per table and savepoint), and how many entries each savepoint saw: a
+        # rollback hands them to ``rewind`` (SQLite reuses the ids of rolled-back rows;
+        # a server sequence is not transactional).
+        self.drawn: list[tuple[str, str, int | None]] = []  # (table, rowid column, floor: see connection.py)
+        self._marks: list[int] = []
+        self.rewind: Callable[[Sequence[tuple[str, str, int | None]]], None] = lambda drawn: None
         self.started_by_savepoint = False
         self._ddl_in_transaction = False
         self._lost_seen = getattr(backend, "lost_transactions", 0)
@@ -34,6 +42,8 @@ class Transactions:
         or a lost connection: see ``backends/faults.py``)."""
         if not self.backend.in_transaction:
             self.savepoints.clear()
+            self._marks.clear()
+            self.drawn.clear()
             self.started_by_savepoint = False
             lost = getattr(self.backend, "lost_transactions", 0)
             if lost != self._lost_seen:  # issue 5: the server rolled our transaction back
@@ -73,8 +83,25 @@ class Transactions:
         self._sync()
 
     def rollback(self) -> None:
+        drawn, self.drawn = self.drawn, []
         self.backend.rollback()
         self._sync()
+        self._rewind(drawn)
+
+    def drew_ids(self, table: str, column: str, floor: int | None) -> None:
+        """An INSERT in this transaction took ids from ``table``'s sequence; on a rollback
+        it goes back to ``floor`` or max(column), whichever is higher (None: it stays)."""
+        if not self.backend.in_transaction:
+            return
+        since = self._marks[-1] if self._marks else 0  # one entry per table and savepoint: the first
+        for i in range(since, len(self.drawn)):
+            if self.drawn[i][0] == table:
+                return
+        self.drawn.append((table, column, floor))
+
+    def _rewind(self, drawn: Sequence[tuple[str, str, int | None]]) -> None:
+        if drawn:
+            self.rewind(drawn)
 
     def note_ddl(self) -> None:
         if self.backend.in_transaction:
@@ -111,6 +138,7 @@ class Transactions:
                 self.started_by_savepoint = True
             self.backend.savepoint("SAVEPOINT", savepoint_identifier(name))
             self.savepoints.append(name)
+            self._marks.append(len(self.drawn))
             return False
         if name not in self.savepoints:
             raise errors.operational(f"no such savepoint: {control.savepoint}")
@@ -121,7 +149,12 @@ class Transactions:
                 return True
             self.backend.savepoint("RELEASE SAVEPOINT", savepoint_identifier(name))
             del self.savepoints[depth:]
+            del self._marks[depth:]
             return False
         self.backend.savepoint("ROLLBACK TO SAVEPOINT", savepoint_identifier(name))
         del self.savepoints[depth + 1 :]
+        del self._marks[depth + 1 :]
+        undone = self.drawn[self._marks[depth]:]
+        del self.drawn[self._marks[depth]:]
+        self._rewind(undone)
         return False

@@ -30,6 +30,7 @@ class RawCursor(ABC):
         self.names: tuple[str, ...] | None = None  # result column names; None: no result set
         self.lastrowid: int | None = None  # rowid of the last row inserted by the statement
         self.max_rowid: int | None = None  # highest rowid it inserted (PostgreSQL identity upkeep)
+        self.min_rowid: int | None = None  # lowest (the sequence's value before it, on a rollback)
         self.inserted: int | None = None  # rows it inserted, when known (PostgreSQL RETURNING)
         self._buffered: list[tuple] | None = None
         self._check: Any = None  # buffered rows: raises, before the row is consumed, as sqlite3 would

@@ -226,6 +226,7 @@ class PostgresBackend(faults.PgFaults, Backend):
             if ids:
                 cursor.lastrowid = ids[-1]
                 cursor.max_rowid = max(ids)
+                cursor.min_rowid = min(ids)
             return
         encoding = self._encoding
         cursor.names = tuple([result.fname(i).decode(encoding) for i in range(result.nfields)])
@@ -326,18 +327,19 @@ class PostgresBackend(faults.PgFaults, Backend):
             self._meta.execute("SAVEPOINT " + _STMT_SAVEPOINT if guarded else "BEGIN")
             cursor.raw.executemany(sql, [pg_text.encode_params(p) for p in seq], returning=returning_rowid)
             if returning_rowid:
-                total, last, highest = 0, None, None
+                total, last, highest, lowest = 0, None, None, None
                 while True:
                     rows = cursor.raw.fetchall()
                     total += len(rows)
                     ids = [row[-1] for row in rows if row[-1] is not None]  # None: an upsert's update
                     if ids:
                         last = ids[-1]
-                        top = max(ids)
+                        top, bottom = max(ids), min(ids)
                         highest = top if highest is None else max(highest, top)
+                        lowest = bottom if lowest is None else min(lowest, bottom)
                     if not cursor.raw.nextset():
                         break
-                cursor.lastrowid, cursor.max_rowid, cursor.rowcount = last, highest, total
+                cursor.lastrowid, cursor.max_rowid, cursor.min_rowid, cursor.rowcount = last, highest, lowest, total
             self._meta.execute("RELEASE SAVEPOINT " + _STMT_SAVEPOINT if guarded else "COMMIT")
         except BaseException as exc:  # a server error, or e.g. a str the driver cannot encode after earlier items went
             driver = isinstance(exc, psycopg.Error)
@@ -399,9 +401,11 @@ class PostgresBackend(faults.PgFaults, Backend):
         cursor.rowcount = len(rows)
         if plan.rowid >= 0:
             cursor.lastrowid = rows[-1][plan.rowid]
-            cursor.max_rowid = max([row[plan.rowid] for row in rows])
-        elif plan.sequence is not None:
+            ids = [row[plan.rowid] for row in rows]
+            cursor.max_rowid, cursor.min_rowid = max(ids), min(ids)
+        elif plan.sequence is not None:  # the sequence's last value: the rows took the values up to it
             cursor.lastrowid = cursor.max_rowid = direct.rows(results[len(head) + 1])[0][0]
+            cursor.min_rowid = cursor.lastrowid - len(rows) + 1
         return True
 
     # -- transactions -------------------------------------------------------
@@ -612,25 +616,26 @@ class PostgresBackend(faults.PgFaults, Backend):
             (value, '"' + table.replace('"', '""') + '"', column, value),
         )
 
-    def rewind_identity(self, table: str, column: str) -> None:
-        """Set the identity sequence of ``table.column`` back to max(column), so the
-        next automatic id is max + 1 as in SQLite, after a statement whose skipped
-        or failed rows used up sequence values.  Only when the sequence is past
-        max, and under a SHARE ROW EXCLUSIVE lock taken at once (no other writer
-        of the table is in flight; held to the end of the transaction, as SQLite's
-        write lock is): when another transaction writes the table, the ids keep
-        their gap.  Outside a transaction the DO block is its own.  Best effort."""
+    def rewind_identity(self, table: str, column: str, floor: int = 0) -> None:
+        """Set the identity sequence of ``table.column`` back to max(column) (and no
+        lower than ``floor``), so the next automatic id is max + 1 as in SQLite,
+        after a statement whose skipped or failed rows, or a rollback whose undone
+        rows, used up sequence values.  Only when the sequence is past that, and
+        under a SHARE ROW EXCLUSIVE lock taken at once (no other writer of the
+        table is in flight; held to the end of the transaction, as SQLite's write
+        lock is): when another transaction writes the table, the ids keep their
+        gap.  Outside a transaction the DO block is its own.  Best effort."""
         table_sql = '"' + table.replace('"', '""') + '"'
         column_sql = '"' + column.replace('"', '""') + '"'
         sequence = "pg_get_serial_sequence('" + table_sql.replace("'", "''") + "', '" + column.replace("'", "''") + "')"
-        # one round trip; the lock only when the sequence is past max (a DO block: no parameters)
+        target = f"GREATEST(COALESCE((SELECT max({column_sql}) FROM {table_sql}), 0), {int(floor)})"
+        # one round trip; the lock only when the sequence is past the target (a DO block: no parameters)
         body = (
             "DO $hermes$ DECLARE top bigint; BEGIN "
-            f"IF COALESCE(pg_sequence_last_value({sequence}::regclass), 0) <= "
-            f"COALESCE((SELECT max({column_sql}) FROM {table_sql}), 0) THEN RETURN; END IF; "
+            f"IF COALESCE(pg_sequence_last_value({sequence}::regclass), 0) <= {target} THEN RETURN; END IF; "
             f"LOCK TABLE {table_sql} IN SHARE ROW EXCLUSIVE MODE NOWAIT; "
-            f"SELECT max({column_sql}) INTO top FROM {table_sql}; "
-            f"PERFORM setval({sequence}::regclass, GREATEST(top, 1), COALESCE(top, 0) >= 1); "
+            f"top := {target}; "
+            f"PERFORM setval({sequence}::regclass, GREATEST(top, 1), top >= 1); "
             "END $hermes$"
         )
         guarded = self.in_transaction

@@ -178,7 +178,7 @@ class Runner:
                 return 0, None, None
             row = rows[-1]
             rowid = row[table.rid_at]
-            raw.lastrowid = raw.max_rowid = rowid
+            raw.lastrowid = raw.max_rowid = raw.min_rowid = rowid
             if backend.kind == "postgres":  # MySQL's AUTO_INCREMENT moves on by itself
                 conn._advance_identity(tr, raw)
             return len(rows), rowid, row

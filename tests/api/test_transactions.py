@@ -251,6 +251,46 @@ def test_uncommitted_drop_rolled_back(diff):
     diff.steps([CREATE, INSERT_A, ("commit",), "BEGIN", "DROP TABLE t", "ROLLBACK", "SELECT name FROM t"])
 
 
+# --------------------------------------------------------------------------- ids after a rollback
+
+IDS = "SELECT id, name FROM t ORDER BY id"
+ROLLED_BACK_IDS = {  # SQLite hands the ids of rolled-back rows out again (max + 1)
+    "rollback": ["BEGIN", INSERT_A, INSERT_B, "ROLLBACK", INSERT_A, IDS],
+    "python_rollback": ["BEGIN", INSERT_A, ("rollback",), INSERT_B, IDS],
+    "rollback_to": ["BEGIN", INSERT_A, "SAVEPOINT s", INSERT_B, INSERT_B, "ROLLBACK TO s", INSERT_B, "COMMIT", IDS],
+    "rollback_to_outer": ["SAVEPOINT a", INSERT_A, "SAVEPOINT b", INSERT_B, "ROLLBACK TO a", INSERT_B, "RELEASE a", IDS],
+    "released_then_rolled_back": ["BEGIN", "SAVEPOINT a", INSERT_A, "RELEASE a", "ROLLBACK", INSERT_B, IDS],
+    "drop_rolled_back": ["BEGIN", INSERT_B, "DROP TABLE t", "ROLLBACK", INSERT_B, IDS],
+    "executemany": ["BEGIN", ("many", "INSERT INTO t(name) VALUES (?)", [("x",), ("y",)]), "ROLLBACK", INSERT_A, IDS],
+    "explicit_id": ["BEGIN", "INSERT INTO t(id, name) VALUES (50, 'x')", "ROLLBACK", INSERT_A, IDS],
+    "trigger_insert": [
+        "CREATE TABLE log(id INTEGER PRIMARY KEY, what TEXT)",
+        "CREATE TRIGGER t_log AFTER INSERT ON t BEGIN INSERT INTO log(what) VALUES (new.name); END",
+        "BEGIN", INSERT_A, "ROLLBACK", INSERT_B, "SELECT id, what FROM log", IDS,
+    ],
+    "autoincrement": [
+        "CREATE TABLE a(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT)",
+        "BEGIN", "INSERT INTO a(name) VALUES ('x')", "ROLLBACK", "INSERT INTO a(name) VALUES ('y')",
+        "SELECT id, name FROM a",
+    ],
+    "autoincrement_rollback_to": [
+        "CREATE TABLE a(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT)",
+        "BEGIN", "INSERT INTO a(name) VALUES ('x')", "SAVEPOINT s", "INSERT INTO a(name) VALUES ('y'), ('z')",
+        "ROLLBACK TO s", "INSERT INTO a(name) VALUES ('w')", "COMMIT", "SELECT id, name FROM a",
+    ],
+    "autoincrement_explicit_id_first": [  # the sequence's value before the undone rows is not known
+        "CREATE TABLE a(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT)",
+        "BEGIN", "INSERT INTO a(id, name) VALUES (10, 'x')", "INSERT INTO a(name) VALUES ('y')", "ROLLBACK",
+        "INSERT INTO a(name) VALUES ('z')", "SELECT id, name FROM a",
+    ],
+}
+
+
+@pytest.mark.parametrize("steps", ROLLED_BACK_IDS.values(), ids=ROLLED_BACK_IDS.keys())
+def test_rolled_back_ids_are_handed_out_again(diff, steps):
+    diff.steps([CREATE, INSERT_A] + steps, isolation_level=None)
+
+
 # --------------------------------------------------------------------------- Python 3.11-: no autocommit attribute
 
 
