@@ -142,7 +142,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         self._names: dict[str, tuple[str, ...] | None] = {}
         self._rowid_sql: dict[tuple[str, str], str] = {}
         self._row_by_row: dict[str, bool] = {}  # driver SQL -> upsert_rows.wanted (per schema epoch)
-        self._identity_column: dict[tuple[str, str], tuple[str | None, bool, bool]] = {}  # see _identity_of
+        self._identities: dict[tuple[str, str], tuple[str | None, bool, bool]] = {}  # see _identity_of
         self._plans: dict[str, tuple[str, Translation]] = {}  # SQL text -> (keyword, translation), see _execute_on
         self._plan_hits = 0
         self._shadow = Shadow()
@@ -341,7 +341,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             self._names.clear()
             self._rowid_sql.clear()
             self._row_by_row.clear()
-            self._identity_column.clear()
+            self._identities.clear()
             self._plans.clear()
             self._backend.schema_changed()
             self._ctx_epoch = self._shadow.epoch
@@ -541,14 +541,14 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         """(the table's rowid column, whether the INSERT may set it, AUTOINCREMENT),
         asked once per statement (issue 8: shadow queries), kept until the schema changes."""
         key = (translation.sql, translation.table)
-        found = self._identity_column.get(key)
+        found = self._identities.get(key)
         if found is None:
             column = self._rowid_target(translation.table)
             settable = column is not None and _may_set_column(translation.sql, column)
             found = (column, settable, column is not None and self._autoincrement(translation.table))
-            if len(self._identity_column) >= 1024:
-                self._identity_column.clear()
-            self._identity_column[key] = found
+            if len(self._identities) >= 1024:
+                self._identities.clear()
+            self._identities[key] = found
         return found
 
     def _rewind_identity(self, translation: Translation) -> None:

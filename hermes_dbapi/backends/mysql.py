@@ -430,14 +430,6 @@ class MySQLBackend(faults.MyFaults, Backend):
         except pymysql.Error:
             pass
 
-    def _release_lock(self) -> None:
-        if self._holding_lock:
-            self._holding_lock = False
-            try:
-                self.query("SELECT RELEASE_LOCK(%s)", (self._lock_name,))
-            except (pymysql.Error, sqlite3.Error):  # issue 5: a lost connection raises sqlite3 errors
-                pass  # the connection is gone, and the lock with it
-
     def commit(self) -> None:
         self._end("COMMIT")
 
