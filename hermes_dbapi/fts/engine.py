@@ -454,7 +454,7 @@ class Evaluation:
             # matches and their buffers, as the iterators would find them row by row
             phrase = query.phrases[0]
             term = phrase.terms[0]
-            raw = index.postings(term.text, term.prefix)
+            raw = index.postings(term.text, term.prefix, matches=True)
             self._buffers = {r: {phrase.index: list(raw[r])} for r in sorted(raw) if raw[r]}
         else:
             machine = _Machine(index, query)

@@ -66,12 +66,14 @@ class Index(Protocol):
         """
 
     def postings(
-        self, term: str, prefix: bool = False, rowids: Collection[int] | None = None
+        self, term: str, prefix: bool = False, rowids: Collection[int] | None = None, matches: bool = False
     ) -> Postings:
         """Rows holding ``term`` (or any term starting with it if ``prefix``).
 
         For a prefix, positions of all matching terms are merged per row.
         ``rowids``, when given, is a hint: only those rows are needed.
+        ``matches``, a hint too: these rows are the query's matches (an index
+        may load what ranking them needs along with them).
         """
 
     def row_count(self) -> int:
@@ -184,7 +186,7 @@ class MemoryIndex:
         return self._prefix
 
     def postings(
-        self, term: str, prefix: bool = False, rowids: Collection[int] | None = None
+        self, term: str, prefix: bool = False, rowids: Collection[int] | None = None, matches: bool = False
     ) -> Postings:
         if not prefix:
             return self._terms.get(term, {})

@@ -18,8 +18,12 @@ TextSource = Callable[[Sequence[int]], dict[int, Sequence[object]]]
 
 
 class ServerIndex:
-    def __init__(self, storage: Storage, texts: TextSource) -> None:
+    def __init__(self, storage: Storage, texts: TextSource, sizes: bool = False, stats: bool = False) -> None:
+        """``sizes``/``stats``: the evaluation will need the matches' sizes / the
+        table's row count and token total (loaded with a lone term's postings)."""
         self.storage = storage
+        self._wants_sizes = sizes
+        self._wants_stats = stats
         self.spec: FtsSpec = storage.spec
         self._texts_of = texts
         self._postings: dict[tuple[str, bool], dict[int, list[int]]] = {}
@@ -43,11 +47,20 @@ class ServerIndex:
     def prefix_lengths(self) -> Sequence[int]:
         return self.spec.prefix
 
-    def postings(self, term: str, prefix: bool = False, rowids: Collection[int] | None = None) -> dict:
+    def postings(self, term: str, prefix: bool = False, rowids: Collection[int] | None = None,
+                 matches: bool = False) -> dict:
         key = (term, prefix)
         got = self._postings.get(key)
         if got is None:
-            got = self._postings[key] = self.storage.postings(term, prefix)
+            if matches and self._wants_sizes:
+                stats = self._wants_stats and self._stats is None
+                got, sizes, totals = self.storage.postings_with_sizes(term, prefix, stats)
+                self._sizes.update(sizes)
+                if totals is not None:
+                    self._stats = totals
+            else:
+                got = self.storage.postings(term, prefix)
+            self._postings[key] = got
         return got
 
     def _stat(self) -> tuple[int, int]:

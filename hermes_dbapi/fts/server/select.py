@@ -274,7 +274,8 @@ def evaluate(conn: "Connection", ref: Ref, storage: Storage, values: Sequence[An
     """(rowid, rank, aux values...) of every row the MATCH selects (``stash``: see ``undecodable``).
 
     Deferred calls (``ref.deferred``) get None here and a ``Deferred`` on the stash."""
-    index = ServerIndex(storage, text_source(conn, storage))
+    ranked = ref.uses_rank or any(n == "bm25" for n, _a in ref.aux)
+    index = ServerIndex(storage, text_source(conn, storage), sizes=ref.uses_rank or bool(ref.aux), stats=ranked)
     node, column = ref.match[0]
     query = constant(node, values, conn)
     from ..sqlvalues import sql_text
@@ -288,7 +289,6 @@ def evaluate(conn: "Connection", ref: Ref, storage: Storage, values: Sequence[An
         needs_texts = any(n != "bm25" for _i, n, _a in eager) or (
             spec_detail_needs_texts(ref.spec) and (ref.uses_rank or ref.aux)
         )
-        ranked = ref.uses_rank or any(n == "bm25" for n, _a in ref.aux)
         if ref.uses_rank or ref.aux:
             index.prefetch(rowids, texts=needs_texts, stats=ranked)
         scorer = Bm25(ev) if ranked and rowids else None

@@ -239,19 +239,41 @@ class Storage:
     # -- reads --------------------------------------------------------------
 
     def postings(self, term: str, prefix: bool) -> dict[int, list[int]]:
+        sql, params = self._postings_read(term, prefix, sizes=False)
+        return self._merged(term, prefix, self._q(sql, params))
+
+    def postings_with_sizes(self, term: str, prefix: bool, stats: bool) -> tuple[
+            dict[int, list[int]], dict[int, list[int]], tuple[int, int] | None]:
+        """:meth:`postings` with the sizes of their rows (and :meth:`stats` when
+        ``stats``), for a term whose rows are the query's matches: what ranking
+        and snippets need, in one round trip (issue 8)."""
+        reads = [self._postings_read(term, prefix, sizes=True)] + ([(self._stats_sql(), ())] if stats else [])
+        rows, *stat = self.backend.query_all(reads)
+        sizes = {int(row[2]): read_varints(bytes(row[4])) for row in rows if row[4] is not None}
+        totals = (int(stat[0][0][0]), int(stat[0][0][1])) if stat else None
+        return self._merged(term, prefix, [row[:4] for row in rows]), sizes, totals
+
+    def _postings_read(self, term: str, prefix: bool, sizes: bool) -> tuple[str, tuple]:
+        """The read of a term's index rows (a range of keys for a prefix); ``sizes``:
+        each row's docsize blob as a fifth column (a subquery per row, so one index
+        probe each: a join may be planned as a scan of every size row)."""
+        select = "SELECT i.term, i.full_term, i.id, i.pos"
+        source = f" FROM {self.idx} AS i"
+        if sizes:
+            select += f", (SELECT d.sz FROM {self.docsize} AS d WHERE d.id = i.id)"
         raw = encode(term)
         if not prefix:
-            key = term_key(raw)
-            rows = self._q(f"SELECT term, full_term, id, pos FROM {self.idx} WHERE term = %s", (key,))
-        else:
-            low = raw[:_KEY_BYTES]
-            high = successor(low)
-            if high is None:
-                rows = self._q(f"SELECT term, full_term, id, pos FROM {self.idx} WHERE term >= %s", (low,))
-            else:
-                rows = self._q(
-                    f"SELECT term, full_term, id, pos FROM {self.idx} WHERE term >= %s AND term < %s", (low, high)
-                )
+            return select + source + " WHERE i.term = %s", (term_key(raw),)
+        low = raw[:_KEY_BYTES]
+        high = successor(low)
+        if high is None:
+            return select + source + " WHERE i.term >= %s", (low,)
+        return select + source + " WHERE i.term >= %s AND i.term < %s", (low, high)
+
+    def _merged(self, term: str, prefix: bool, rows: Sequence[Sequence]) -> dict[int, list[int]]:
+        """rowid -> sorted positions, from index rows of ``term`` (the keys a cut term
+        shares with others, or a prefix scan's other terms, filtered out)."""
+        raw = encode(term)
         merged: dict[int, list[int]] = {}
         for key, full, rowid, pos in rows:
             if full is not None or prefix:
