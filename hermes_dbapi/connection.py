@@ -148,7 +148,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         self._shadow = Shadow()
         self._shadow.rowid_probe = lambda table: hidden_rowid.on_server(backend, table)
         self._shadow.load(store.read(backend))
-        translate_helpers.install(backend)  # issue 3: server-side helpers (date/time) in the namespace
+        installed = translate_helpers.install(backend)  # issue 3: server-side helpers (date/time) in the namespace
         self._ctx_epoch = self._shadow.epoch
         self._tx = Transactions(backend, self._shadow)  # issue 5: shadow reloaded if a lost transaction had DDL
         self._tx.rewind = self._rewind_identities
@@ -159,6 +159,10 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         self._identity_high: dict[str, int] = {}  # PostgreSQL: highest id the sequence is known past
         self._pragma_state: dict[str, Any] = {}
         backend.set_busy_timeout(timeout)
+        if installed:  # a new namespace, or one of an earlier version whose FTS tables need counts
+            from .fts.server.upgrade import add_counts
+
+            add_counts(backend, self._shadow)
         # issue 8: the FTS/trigger bridge (and its ~30 modules) loads now, not inside the
         # first statement, which may hold the write lock (p99 latency of many writers)
         _fts(self).warm()

@@ -63,6 +63,11 @@ def operational(message: str, code_name: str = "SQLITE_ERROR") -> sqlite3.Error:
     return make(sqlite3.OperationalError, message, code_name)
 
 
+def malformed() -> sqlite3.Error:
+    """What FTS5 reports when its index contradicts itself (SQLITE_CORRUPT_VTAB)."""
+    return make(sqlite3.DatabaseError, "database disk image is malformed", "SQLITE_CORRUPT_VTAB")
+
+
 def programming(message: str) -> sqlite3.Error:
     return make(sqlite3.ProgrammingError, message, None)
 

@@ -14,3 +14,10 @@ class FtsError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class FtsCorrupt(FtsError):
+    """The index contradicts itself (FTS5's SQLITE_CORRUPT_VTAB, a DatabaseError)."""
+
+    def __init__(self) -> None:
+        super().__init__("database disk image is malformed")

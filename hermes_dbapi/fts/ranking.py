@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 
 from .engine import Evaluation
+from .errors import FtsCorrupt
 from .sqlvalues import value_double
 
 K1 = 1.2
@@ -30,16 +31,18 @@ class Bm25:
             self.avgdl = 1.0
             return
         n_row = ev.index.row_count()
-        self.avgdl = float(ev.index.total_tokens()) / float(n_row)
+        if n_row <= 0:  # more rows deleted than inserted ('delete' of rows never indexed)
+            raise FtsCorrupt()
+        self.avgdl = _divide(float(ev.index.total_tokens()), float(n_row))
         for i in range(ev.phrase_count()):
             hits = ev.phrase_hits(i)
-            idf = math.log((n_row - hits + 0.5) / (hits + 0.5))
+            idf = _log((n_row - hits + 0.5) / (hits + 0.5))  # below 0 when counts fell under the hits
             if idf <= 0.0:
                 idf = 1e-6
             self.idf.append(idf)
 
-    def score(self, rowid: int, weights: Sequence[object] = ()) -> float:
-        """``bm25(t, *weights)`` for a matching row."""
+    def score(self, rowid: int, weights: Sequence[object] = ()) -> float | None:
+        """``bm25(t, *weights)`` for a matching row (None: NaN, which SQLite returns as NULL)."""
         if self.ev.special is not None:
             return -0.0
         if not weights and self.ev.index.detail == "full":
@@ -56,10 +59,25 @@ class Bm25:
         d = float(sum(self.ev.index.column_sizes(rowid)))
         score = 0.0
         for i, idf in enumerate(self.idf):
-            score += idf * (
-                (freq[i] * (K1 + 1.0)) / (freq[i] + K1 * (1 - B + B * d / self.avgdl))
-            )
-        return -1.0 * score
+            score += idf * _divide(freq[i] * (K1 + 1.0), freq[i] + K1 * (1 - B + _divide(B * d, self.avgdl)))
+        return None if score != score else -1.0 * score
+
+
+def _divide(a: float, b: float) -> float:
+    """C's double division: by zero it is an infinity or NaN, not an error (the
+    running counts can reach zero tokens while rows still match)."""
+    if b != 0.0:
+        return a / b
+    if a != a or a == 0.0:
+        return math.nan
+    return math.copysign(math.inf, a) * math.copysign(1.0, b)
+
+
+def _log(x: float) -> float:
+    """C's log(): -inf at zero, NaN below."""
+    if x > 0.0:
+        return math.log(x)
+    return -math.inf if x == 0.0 else math.nan
 
 
 def bm25(ev: Evaluation, rowid: int, weights: Sequence[object] = ()) -> float:
@@ -76,5 +94,5 @@ def ranked(ev: Evaluation, weights: Sequence[object] = ()) -> list[tuple[int, fl
         return [(r, None) for r in ev.rowids()]
     scorer = Bm25(ev)
     rows = [(r, scorer.score(r, weights)) for r in ev.rowids()]
-    rows.sort(key=lambda rs: rs[1])
-    return rows  # type: ignore[return-value]
+    rows.sort(key=lambda rs: (rs[1] is not None, rs[1] or 0.0))  # NULL first, as ORDER BY does
+    return rows

@@ -202,11 +202,19 @@ class FtsFill:
     def _flush(self, encoded: Encoded, tally: Checksum) -> None:
         with self.writer.transaction():
             self.loader.load(encoded)
+            self.storage.add_counts(encoded.rows, encoded.tokens)
             tally.rows += encoded.rows
             tally.total += encoded.tokens
             self.progress.record(key_of(self.vt.name), [encoded.last], tally, False)
 
     def stored(self) -> Checksum:
-        """What the server holds: indexed rows and their token count."""
+        """What the server holds: indexed rows and their token count (from the size rows)."""
+        rows, total = self.storage.summed_stats()
+        return Checksum(rows, total)
+
+    def counts(self) -> Checksum | None:
+        """The running counts bm25 reads (None for a table without them)."""
+        if not self.storage.counted():
+            return None
         rows, total = self.storage.stats()
         return Checksum(rows, total)

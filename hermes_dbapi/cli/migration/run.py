@@ -350,6 +350,10 @@ class Migration:
             got = fill.stored()
             self.report.tables.append(TableResult(f"{name} (index)", fill.count(), got.rows,
                                                   f"{want.total:012d}", f"{got.total:012d}"))
+            counts = fill.counts()  # what bm25 will read: must say what the size rows say
+            if counts is not None:
+                self.report.tables.append(TableResult(f"{name} (counts)", got.rows, counts.rows,
+                                                      f"{got.total:012d}", f"{counts.total:012d}"))
 
 
 def _q(name: str) -> str:

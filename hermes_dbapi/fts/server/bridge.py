@@ -231,7 +231,7 @@ class FtsBridge:
             elif isinstance(tree, exp.Delete):
                 count = writes.delete(self, tree, spec, values)
             else:
-                count = writes.update(self, tree, spec, values)
+                count, last = writes.update(self, tree, spec, values)
         if last is not None:
             conn._last_rowid = last
         conn._total_changes += count

@@ -23,7 +23,7 @@ from ... import errors
 from ...backends import pg_array
 from ...translate.params import marker_index
 from ..engine import Evaluation, search
-from ..errors import FtsError
+from ..errors import FtsCorrupt, FtsError
 from ..ranking import Bm25
 from ..snippets import highlight, snippet
 from . import sqlrun
@@ -78,7 +78,7 @@ class Deferred:
                         values[col] = stash.put(_aux(self.ev, None, int(values[col]), name, args))
                 out.append(tuple(values))
         except FtsError as exc:
-            raise errors.operational(exc.message) from None
+            raise _sqlite_error(exc) from None
         return out
 
 
@@ -305,7 +305,11 @@ def evaluate(conn: "Connection", ref: Ref, storage: Storage, values: Sequence[An
             stash.deferred.append(Deferred(index, ev, [(col, ref.aux[i][0], args[i]) for i, col in ref.deferred.items()]))
         return rows
     except FtsError as exc:
-        raise errors.operational(exc.message) from None
+        raise _sqlite_error(exc) from None
+
+
+def _sqlite_error(exc: FtsError) -> Exception:
+    return errors.malformed() if isinstance(exc, FtsCorrupt) else errors.operational(exc.message)
 
 
 def spec_detail_needs_texts(spec: FtsSpec) -> bool:

@@ -8,8 +8,12 @@ so they cannot collide with application tables):
   480 bytes plus a SHA-1 when longer (index key limits), ``full_term`` then
   holds the whole token; ``pos`` the encoded positions, comma-separated.
 * ``t_docsize (id, sz, total)``: FTS5's varint size blob plus the row's token
-  count (row count and total tokens for bm25 are aggregates over it).
+  count.
 * ``t_content (id, c0, c1, ...)``: the values of a table that keeps its content.
+* ``t_data (id, nrow, ntoken)``: one row (id 1), FTS5's running row and token
+  counts for bm25 (SQLite keeps them in its ``%_data`` averages record): they
+  move by the rows inserted and deleted, as SQLite's do, so a search reads them
+  in one probe instead of summing every size row.
 
 Everything runs through ``Backend.query`` on the connection's own session,
 so it is inside the application's transaction and rolls back with it.
@@ -20,6 +24,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 
+from ... import errors
+from ..._stdlib import sqlite3
 from ...backends import pg_array
 from ...backends.base import Backend
 from ..query import MAX_TOKEN_BYTES, clip_token
@@ -91,6 +97,9 @@ class Storage:
         self.idx = self._quote(base + "_idx")
         self.docsize = self._quote(base + "_docsize")
         self.content = self._quote(base + "_content")
+        self._data_name = base + "_data"
+        self.data = self._quote(self._data_name)
+        self._counted: bool | None = None  # whether ``t_data`` exists (None: not asked yet)
 
     def _quote(self, name: str) -> str:
         if self.kind == "postgres":
@@ -118,9 +127,30 @@ class Storage:
         if self.spec.contentful:
             cols = ", ".join(f"c{i} {t['text']}" for i in range(len(self.spec.columns)))
             self._q(f"CREATE TABLE IF NOT EXISTS {self.content} (id BIGINT PRIMARY KEY, {cols}){t['suffix']}")
+        self.create_counts("SELECT 1, 0, 0")
+
+    def create_counts(self, fill: str) -> None:
+        """``t_data`` and its one row, from ``fill`` (a SELECT of id 1, rows, tokens)
+        unless the row is there."""
+        self._q(f"CREATE TABLE IF NOT EXISTS {self.data} (id BIGINT PRIMARY KEY, nrow BIGINT NOT NULL, "
+                f"ntoken BIGINT NOT NULL, CHECK (nrow >= 0 AND ntoken >= 0)){_TYPES[self.kind]['suffix']}")
+        skip = " ON CONFLICT (id) DO NOTHING" if self.kind == "postgres" else ""
+        self._q(f"INSERT {'' if skip else 'IGNORE '}INTO {self.data} (id, nrow, ntoken) {fill}{skip}")
+        self._counted = True
+
+    def counted(self) -> bool:
+        """Whether the table keeps running counts (``t_data``): tables made before it
+        get it when a connection of this version first opens the namespace
+        (:func:`..upgrade.add_counts`); until then they are summed from the sizes."""
+        if self._counted is None:
+            self._counted = self.backend.has_table(self._data_name)
+        return self._counted
+
+    def forget_counted(self) -> None:
+        self._counted = None
 
     def drop(self) -> None:
-        for table in (self.idx, self.docsize, self.content):
+        for table in (self.idx, self.docsize, self.content, self.data):
             self._q(f"DROP TABLE IF EXISTS {table}")
 
     # -- writes -------------------------------------------------------------
@@ -185,6 +215,8 @@ class Storage:
         writes = self._inserts(self.idx, "(term, id, full_term, pos)", ("bytea", "bigint", "bytea", "text"),
                                postings, merge="pos")
         writes += self._inserts(self.docsize, "(id, sz, total)", ("bigint", "bytea", "bigint"), docs, merge="sz")
+        if docs and self.counted():  # every inserted row counts, even a rowid indexed twice, as in FTS5
+            writes.append((self._count_sql("+"), [len(docs), sum(d[2] for d in docs)]))
         if contents:
             cols = ", ".join(f"c{i}" for i in range(len(self.spec.columns)))
             types = ("bigint",) + ("text",) * len(self.spec.columns)
@@ -224,17 +256,62 @@ class Storage:
             return " ON DUPLICATE KEY UPDATE sz = VALUES(sz), total = VALUES(total)"
         return ""
 
+    def _count_sql(self, sign: str) -> str:
+        return f"UPDATE {self.data} SET nrow = nrow {sign} %s, ntoken = ntoken {sign} %s WHERE id = 1"
+
     def delete_rows(self, rowids: Sequence[int]) -> None:
+        """Unindex rows by rowid (the counts lose the rows and tokens their sizes say)."""
         tables = [self.idx, self.docsize] + ([self.content] if self.spec.contentful else [])
+        counted = self.counted()
         for start in range(0, len(rowids), _CHUNK):
             chunk = list(rowids[start : start + _CHUNK])
             marks = ", ".join(["%s"] * len(chunk))
-            for table in tables:
-                self._q(f"DELETE FROM {table} WHERE id IN ({marks})", chunk)
+            writes: list[tuple[str, Sequence[object]]] = []
+            if counted:
+                sized = f"FROM {self.docsize} WHERE id IN ({marks})"
+                writes.append((f"UPDATE {self.data} SET nrow = nrow - (SELECT COUNT(*) {sized}), "
+                               f"ntoken = ntoken - (SELECT COALESCE(SUM(total), 0) {sized}) WHERE id = 1",
+                               chunk + chunk))
+            writes += [(f"DELETE FROM {table} WHERE id IN ({marks})", chunk) for table in tables]
+            self._uncounting(writes)
+
+    def delete_values(self, rowid: int, values: Sequence[object]) -> None:
+        """FTS5's 'delete' command: unindex ``rowid``, which held ``values``.  As in FTS5,
+        what goes is what ``values`` say: the row's entries for their terms (others
+        stay), its size row, and from the counts one row and their tokens."""
+        sizes, terms = self.tokenize_row(values)
+        keys = [term_key(encode(t)) for t in terms]
+        writes: list[tuple[str, Sequence[object]]] = []
+        if keys and self.kind == "postgres":
+            writes.append((f"DELETE FROM {self.idx} WHERE id = %s AND term = ANY(%s::bytea[])",
+                           [rowid, pg_array.byteas(keys)]))
+        elif keys:
+            writes.append((f"DELETE FROM {self.idx} WHERE id = %s AND term IN ({', '.join(['%s'] * len(keys))})",
+                           [rowid, *keys]))
+        writes.append((f"DELETE FROM {self.docsize} WHERE id = %s", [rowid]))
+        if self.counted():
+            writes.append((self._count_sql("-"), [1, sum(sizes)]))
+        self._uncounting(writes)
+
+    def _uncounting(self, writes: Sequence[tuple[str, Sequence[object]]]) -> None:
+        """Deletes and the counts they lower, in one round trip; counts below zero (more
+        rows or tokens deleted than were inserted) are FTS5's corruption error, as
+        SQLite refuses such a delete."""
+        try:
+            self.backend.write_all(writes)
+        except sqlite3.IntegrityError:
+            raise errors.malformed() from None
 
     def delete_all(self) -> None:
         for table in (self.idx, self.docsize) + ((self.content,) if self.spec.contentful else ()):
             self._q(f"DELETE FROM {table}")
+        if self.counted():
+            self._q(f"UPDATE {self.data} SET nrow = 0, ntoken = 0 WHERE id = 1")
+
+    def add_counts(self, rows: int, tokens: int) -> None:
+        """Rows indexed by other means (the migration's bulk load) join the counts."""
+        if self.counted():
+            self._q(self._count_sql("+"), (rows, tokens))
 
     # -- reads --------------------------------------------------------------
 
@@ -298,10 +375,21 @@ class Storage:
         return {int(rowid): bytes(sz) for rowid, sz in self._q(f"SELECT id, sz FROM {self.docsize}")}
 
     def _stats_sql(self) -> str:
+        if self.counted():
+            return f"SELECT COALESCE(SUM(nrow), 0), COALESCE(SUM(ntoken), 0) FROM {self.data}"
+        return self._summed_sql()
+
+    def _summed_sql(self) -> str:
         return f"SELECT COUNT(*), COALESCE(SUM(total), 0) FROM {self.docsize}"
 
     def stats(self) -> tuple[int, int]:
+        """FTS5's row count and token total (what bm25 reads)."""
         rows, total = self._q(self._stats_sql())[0]
+        return int(rows), int(total)
+
+    def summed_stats(self) -> tuple[int, int]:
+        """The rows and tokens the size rows hold (what a fresh index would count)."""
+        rows, total = self._q(self._summed_sql())[0]
         return int(rows), int(total)
 
     def sizes_and_stats(self, rowids: Sequence[int]) -> tuple[dict[int, list[int]], tuple[int, int]]:

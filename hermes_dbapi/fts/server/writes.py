@@ -88,7 +88,7 @@ def insert(bridge: "FtsBridge", tree: exp.Insert, spec: FtsSpec, values: Sequenc
         if command is not None:
             storage.insert_rows(pending)
             pending, queued, top, stored = [], set(), None, None
-            _command(bridge, storage, str(command), rowid, rank)
+            _command(bridge, storage, str(command), rowid, rank, cols)
             last = 0
             continue
         if rowid is None:
@@ -125,13 +125,14 @@ def _stored_rowids(storage: Storage, rows: Sequence[tuple], at: int | None) -> s
     return storage.existing(sorted(wanted)) if wanted and at is not None else set()
 
 
-def _command(bridge: "FtsBridge", storage: Storage, command: str, rowid: int | None, rank: Any = None) -> None:
+def _command(bridge: "FtsBridge", storage: Storage, command: str, rowid: int | None, rank: Any = None,
+             values: Sequence[Any] = ()) -> None:
     spec = storage.spec
     name = command.lower()
     if name == "delete":
         if spec.contentful or rowid is None:
             raise _logic_error()
-        storage.delete_rows([rowid])
+        storage.delete_values(rowid, values)
     elif name == "delete-all":
         if spec.contentful:
             raise errors.operational("'delete-all' may only be used with a contentless or external content fts5 table")
@@ -186,7 +187,9 @@ def delete(bridge: "FtsBridge", tree: exp.Delete, spec: FtsSpec, values: Sequenc
     return len(rowids)
 
 
-def update(bridge: "FtsBridge", tree: exp.Update, spec: FtsSpec, values: Sequence[Any]) -> int:
+def update(bridge: "FtsBridge", tree: exp.Update, spec: FtsSpec, values: Sequence[Any]) -> tuple[int, int | None]:
+    """Re-index the rows the UPDATE selects; (rows, the last one's rowid: FTS5 re-inserts
+    each, which sets the connection's last insert rowid as an INSERT does)."""
     alias = tree.this.alias or spec.name
     sets: dict[str, exp.Expression] = {}
     for eq in tree.expressions:
@@ -202,4 +205,4 @@ def update(bridge: "FtsBridge", tree: exp.Update, spec: FtsSpec, values: Sequenc
     storage = bridge.storage(spec)
     storage.delete_rows([int(r[0]) for r in rows])
     storage.insert_rows([(int(r[1]), list(r[2:])) for r in rows])
-    return len(rows)
+    return len(rows), (int(rows[-1][1]) if rows else None)

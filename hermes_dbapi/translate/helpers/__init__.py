@@ -16,7 +16,7 @@ from typing import Any
 
 from . import my_datetime, my_json, pg_blob, pg_cast, pg_datetime, pg_json, pg_text
 
-VERSION = 10
+VERSION = 11  # 11: FTS tables gain their running counts when it is installed (fts.server.upgrade)
 _MARKER = f"hdb_helpers_v{VERSION}"
 
 
@@ -45,13 +45,15 @@ def _present(backend: Any) -> bool:
     return bool(backend.query(sql, (_MARKER,)))
 
 
-def install(backend: Any) -> None:
-    """Create the helpers in the namespace unless this version is there (call outside a transaction)."""
+def install(backend: Any) -> bool:
+    """Create the helpers in the namespace unless this version is there (call outside a
+    transaction); whether they were created (a new namespace, or one of an earlier version)."""
     try:
         if _present(backend) or getattr(backend, "read_only", False):
-            return
+            return False
         with backend.conn.cursor() as cur:  # raw driver cursor: no parameters, so '%' stays literal
             for sql in statements(backend.kind):
                 cur.execute(sql)
     except Exception:  # noqa: BLE001 - no privilege / concurrent creator: the helper call reports it
-        return
+        return False
+    return True
