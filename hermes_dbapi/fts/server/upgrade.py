@@ -23,7 +23,7 @@ def add_counts(backend: Backend, shadow: Any) -> None:
     with shadow.lock:
         rows = shadow.db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL").fetchall()
     storages = [Storage(backend, parse(name, sql)) for name, sql in rows if is_fts5_ddl(sql)]
-    if getattr(backend, "read_only", False) or not any(not s.counted() for s in storages):
+    if getattr(backend, "read_only", False) or all(s.counted() for s in storages):
         return
     try:
         backend.begin("IMMEDIATE")
