@@ -159,13 +159,13 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         self._identity_high: dict[str, int] = {}  # PostgreSQL: highest id the sequence is known past
         self._pragma_state: dict[str, Any] = {}
         backend.set_busy_timeout(timeout)
-        if installed:  # a new namespace, or one of an earlier version whose FTS tables need counts
-            from .fts.server.upgrade import add_counts
-
-            add_counts(backend, self._shadow)
         # issue 8: the FTS/trigger bridge (and its ~30 modules) loads now, not inside the
         # first statement, which may hold the write lock (p99 latency of many writers)
         _fts(self).warm()
+        if installed:  # a new namespace, or one of an earlier version whose FTS tables need counts
+            from .fts.server.upgrade import add_counts
+
+            add_counts(backend, _fts(self).storages())
         disk_cache.shared().ready()  # likewise the translations kept by earlier processes
         from .catalog import route  # noqa: F401  (statements that are not plain DML go through it)
         if autocommit is not LEGACY:

@@ -196,6 +196,15 @@ class FtsBridge:
     def _all_storages(self) -> dict[str, Storage]:
         return {k: self.storage(s) for k, s in self.specs.items()}
 
+    def storages(self) -> list[Storage]:
+        """The server tables of every FTS table in the catalog (none when it cannot be
+        read: as for :meth:`warm`, its first use reports that)."""
+        try:
+            self._refresh()
+        except Exception:  # noqa: BLE001
+            return []
+        return list(self._all_storages().values())
+
     # -- writes -----------------------------------------------------------
 
     @contextlib.contextmanager

@@ -86,6 +86,11 @@ def read_varints(blob: bytes) -> list[int]:
     return out
 
 
+def _totals(rows: Sequence[Sequence]) -> tuple[int, int]:
+    """(rows, tokens) from the one row of a counts read (server numerics to int)."""
+    return int(rows[0][0]), int(rows[0][1])
+
+
 class Storage:
     """Reads and writes one FTS table's server tables."""
 
@@ -327,7 +332,7 @@ class Storage:
         reads = [self._postings_read(term, prefix, sizes=True)] + ([(self._stats_sql(), ())] if stats else [])
         rows, *stat = self.backend.query_all(reads)
         sizes = {int(row[2]): read_varints(bytes(row[4])) for row in rows if row[4] is not None}
-        totals = (int(stat[0][0][0]), int(stat[0][0][1])) if stat else None
+        totals = _totals(stat[0]) if stat else None
         return self._merged(term, prefix, [row[:4] for row in rows]), sizes, totals
 
     def _postings_read(self, term: str, prefix: bool, sizes: bool) -> tuple[str, tuple]:
@@ -384,19 +389,17 @@ class Storage:
 
     def stats(self) -> tuple[int, int]:
         """FTS5's row count and token total (what bm25 reads)."""
-        rows, total = self._q(self._stats_sql())[0]
-        return int(rows), int(total)
+        return _totals(self._q(self._stats_sql()))
 
     def summed_stats(self) -> tuple[int, int]:
         """The rows and tokens the size rows hold (what a fresh index would count)."""
-        rows, total = self._q(self._summed_sql())[0]
-        return int(rows), int(total)
+        return _totals(self._q(self._summed_sql()))
 
     def sizes_and_stats(self, rowids: Sequence[int]) -> tuple[dict[int, list[int]], tuple[int, int]]:
         """:meth:`sizes` and :meth:`stats` together (issue 8: one round trip)."""
         *sized, stat = self.backend.query_all([*self._size_reads(rowids), (self._stats_sql(), ())])
         sizes = {int(rowid): read_varints(bytes(sz)) for rows in sized for rowid, sz in rows}
-        return sizes, (int(stat[0][0]), int(stat[0][1]))
+        return sizes, _totals(stat)
 
     def _size_reads(self, rowids: Sequence[int]) -> list[tuple[str, Sequence]]:
         """PostgreSQL: one array parameter; MySQL: chunks of rowids as literals (ints:

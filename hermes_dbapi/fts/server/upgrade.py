@@ -11,18 +11,14 @@ table as it was: still correct, still summed.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from ...backends.base import Backend
-from .spec import is_fts5_ddl, parse
 from .storage import Storage
 
 
-def add_counts(backend: Backend, shadow: Any) -> None:
-    """Give each FTS table of ``shadow``'s catalog its counts (outside a transaction)."""
-    with shadow.lock:
-        rows = shadow.db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL").fetchall()
-    storages = [Storage(backend, parse(name, sql)) for name, sql in rows if is_fts5_ddl(sql)]
+def add_counts(backend: Backend, storages: Sequence[Storage]) -> None:
+    """Give each of the catalog's FTS tables (``storages``) its counts (outside a transaction)."""
     if getattr(backend, "read_only", False) or all(s.counted() for s in storages):
         return
     try:
@@ -34,6 +30,8 @@ def add_counts(backend: Backend, shadow: Any) -> None:
                     storage.create_counts(f"SELECT 1, COUNT(*), COALESCE(SUM(total), 0) FROM {storage.docsize}")
         except BaseException:
             backend.rollback()
+            for storage in storages:
+                storage.forget_counted()  # what the rollback undid is asked again on use
             raise
         backend.commit()
     except Exception:  # noqa: BLE001 - see the module docstring: the summing fallback stays
