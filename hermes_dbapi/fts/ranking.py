@@ -41,6 +41,32 @@ class Bm25:
                 idf = 1e-6
             self.idf.append(idf)
 
+    def scores(self, rowids: Sequence[int]) -> list[float | None]:
+        """Unweighted ``bm25(t)`` of many matching rows: :meth:`score` for each, with
+        its arithmetic in the same order (so the same doubles), in one tight loop when
+        the index keeps positions (issue 8: a common term ranks thousands of rows)."""
+        ev = self.ev
+        avgdl = self.avgdl
+        if ev.special is not None or ev.index.detail != "full" or not 0.0 < avgdl < math.inf:
+            return [self.score(r) for r in rowids]
+        # avgdl positive and finite: every denominator below is positive (a frequency
+        # is at least 0, a length at least 0), so plain division is _divide's
+        positions_of = ev.phrase_positions
+        sizes_of = ev.index.column_sizes
+        phrases = list(enumerate(self.idf))
+        k1_plus_1 = K1 + 1.0
+        one_minus_b = 1 - B
+        out: list[float | None] = []
+        for rowid in rowids:
+            positions = positions_of(rowid)
+            length_part = one_minus_b + B * float(sum(sizes_of(rowid))) / avgdl
+            score = 0.0
+            for i, idf in phrases:
+                freq = float(len(positions.get(i, ())))
+                score += idf * (freq * k1_plus_1 / (freq + K1 * length_part))
+            out.append(None if score != score else -1.0 * score)
+        return out
+
     def score(self, rowid: int, weights: Sequence[object] = ()) -> float | None:
         """``bm25(t, *weights)`` for a matching row (None: NaN, which SQLite returns as NULL)."""
         if self.ev.special is not None:

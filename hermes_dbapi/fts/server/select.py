@@ -12,6 +12,7 @@ ORDER BY, LIMIT) is the application's own SQL, translated as usual.
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -292,15 +293,18 @@ def evaluate(conn: "Connection", ref: Ref, storage: Storage, values: Sequence[An
         if ref.uses_rank or ref.aux:
             index.prefetch(rowids, texts=needs_texts, stats=ranked)
         scorer = Bm25(ev) if ranked and rowids else None
-        rows = []
-        for r in rowids:
-            rank = None if scorer is None or ev.special else scorer.score(r)
-            aux: list[Any] = [None] * len(ref.aux)
-            for i, n, a in eager:
-                aux[i] = _aux(ev, scorer, r, n, a)
-                if stash is not None:
-                    aux[i] = stash.put(aux[i])
-            rows.append((r, rank, *aux))
+        ranks = scorer.scores(rowids) if scorer is not None and not ev.special else [None] * len(rowids)
+        if not eager:  # issue 8: no per-row work left (deferred snippets are filled later)
+            rows = list(zip(rowids, ranks, *([[None] * len(rowids)] * len(ref.aux))))
+        else:
+            rows = []
+            for r, rank in zip(rowids, ranks):
+                aux: list[Any] = [None] * len(ref.aux)
+                for i, n, a in eager:
+                    aux[i] = _aux(ev, scorer, r, n, a)
+                    if stash is not None:
+                        aux[i] = stash.put(aux[i])
+                rows.append((r, rank, *aux))
         if ref.deferred and stash is not None:
             stash.deferred.append(Deferred(index, ev, [(col, ref.aux[i][0], args[i]) for i, col in ref.deferred.items()]))
         return rows
@@ -380,9 +384,12 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
     else:  # MariaDB's TRUNCATE commits the transaction; DROP TEMPORARY TABLE does not
         writes = [(f"DROP TEMPORARY TABLE IF EXISTS {name}", ()), (create, ())]
     if pg and hits:  # one statement, a few array parameters: no per-value placeholders to parse
-        types = ["bigint", "float8"] + ["float8" if k == "f" else "text" for k in kinds]
-        arrays, params = pg_array.unnest(types, list(zip(*hits)))
-        writes.append((f"INSERT INTO {name} SELECT * FROM {arrays}", params))
+        # issue 8: a deferred call's column stays NULL (the derived table reads the rowid there)
+        filled = [0, 1] + [2 + i for i in range(len(kinds)) if i not in ref.deferred]
+        names = ["rid", "rnk"] + [f"a{i - 2}" for i in filled[2:]]
+        types = ["bigint", "float8"] + ["float8" if kinds[i - 2] == "f" else "text" for i in filled[2:]]
+        arrays, params = pg_array.unnest(types, [list(map(itemgetter(i), hits)) for i in filled])
+        writes.append((f"INSERT INTO {name} ({', '.join(names)}) SELECT * FROM {arrays}", params))
         backend.write_all(writes)  # issue 8: one round trip on PostgreSQL
         return name
     if not kinds:  # rowid and rank only: numbers written as literals, no driver escaping per value

@@ -77,6 +77,8 @@ def varints(sizes: Sequence[int]) -> bytes:
 
 
 def read_varints(blob: bytes) -> list[int]:
+    if blob.isascii():  # issue 8: every value below 128 (one byte each), the usual size row
+        return list(blob)
     out, v = [], 0
     for b in blob:
         v = (v << 7) | (b & 0x7F)
@@ -356,13 +358,21 @@ class Storage:
         """rowid -> sorted positions, from index rows of ``term`` (the keys a cut term
         shares with others, or a prefix scan's other terms, filtered out)."""
         raw = encode(term)
+        # issue 8: a prefix of at most _KEY_BYTES bytes starts every key in its range
+        # (each key starts with its term's first _KEY_BYTES bytes): nothing to filter
+        filtering = not prefix or len(raw) > _KEY_BYTES
         merged: dict[int, list[int]] = {}
         for key, full, rowid, pos in rows:
-            if full is not None or prefix:
+            if filtering and (full is not None or prefix):
                 actual = bytes(full) if full is not None else bytes(key)
                 if (actual != raw) if not prefix else not actual.startswith(raw):
                     continue
-            plist = sorted(set(map(int, pos.split(",")))) if pos else []
+            if not pos:
+                plist = []
+            elif "," in pos:
+                plist = sorted(set(map(int, pos.split(","))))
+            else:  # issue 8: one position, the usual posting
+                plist = [int(pos)]
             rid = int(rowid)
             if rid in merged:  # the same row under several index keys (prefix scans)
                 plist = sorted(set(merged[rid]) | set(plist))
