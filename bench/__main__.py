@@ -11,7 +11,7 @@ import sys
 import tempfile
 import time
 
-from . import cache, common, contention, fts, memory, overhead, report, workload
+from . import cache, common, contention, fts, memory, overhead, placement, report, workload
 
 SECTIONS = ("overhead", "cache", "workload", "contention", "memory", "fts")
 
@@ -51,12 +51,18 @@ def main(argv: list[str] | None = None) -> int:
         for server in servers:  # leftovers of an interrupted run
             common.drop_namespaces(server)
         if "overhead" in args.only:
-            results = [r for s in servers for r in section(f"overhead_{s}", overhead.run, s, workdir, args.quick)]
+            with placement.split() as where:
+                out["placement_overhead"] = where
+                print(f"\nplacement for section 1: {where}", flush=True)
+                results = [r for s in servers for r in section(f"overhead_{s}", overhead.run, s, workdir, args.quick)]
             out["overhead"] = results
             print(report.overhead(results, verdicts), flush=True)
         hit_rate, flow = None, None
         if "workload" in args.only:  # runs first: its cache hit rate belongs in section 2
-            flow = section("workload", workload.run, servers, workdir, args.quick)
+            with placement.split() as where:
+                out["placement_workload"] = where
+                flow = section("workload", workload.run, servers, workdir, args.quick)
+            flow["placement"] = where
             hit_rate = flow["cache"]
         if "cache" in args.only:
             results = [section(f"cache_{s}", cache.run, s, workdir, args.quick) for s in servers]

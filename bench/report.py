@@ -85,8 +85,9 @@ def workload(result: dict, v: Verdicts) -> str:
         if server == "postgres":
             bar = v.mark("SessionDB on PG vs psycopg", ratio >= 0.90, "≥ 0.90×", f"{ratio:.2f}×")
         rows.append([name, rate, raw, ratio, bar])
-    return table(f"3. SessionDB workload (ops/s, median of {result['rounds']} rounds × {result['ops_per_round']} ops)",
+    text = table(f"3. SessionDB workload (ops/s, median of {result['rounds']} rounds × {result['ops_per_round']} ops)",
                  ["implementation", "ops/s", "hand-written ops/s", "ratio", "bar"], rows)
+    return text + f"\nplacement: {result['placement']}" if result.get("placement") else text
 
 
 def contention(results: list[dict], v: Verdicts) -> str:
