@@ -33,6 +33,7 @@ _COMMAND_OK = pq.ExecStatus.COMMAND_OK
 _PARAMS, _PREPARE, _PREPARED = 0, 1, 2
 _PREPARE_AT = 2  # executions of one statement before it is prepared (a one-off costs no extra round trip)
 _MAX_PREPARED = 256
+_EAGER_ROWS = 16  # rows of a result loaded at once, its Transformer reused (DirectResult)
 
 
 class Unsupported(Exception):
@@ -71,20 +72,35 @@ def dollar_query(sql: str) -> bytes:
 
 
 class DirectResult:
-    """The slice of a psycopg cursor PgCursor reads: ``pgresult``, ``rowcount``, fetches."""
+    """The slice of a psycopg cursor PgCursor reads: ``pgresult``, ``rowcount``, fetches.
 
-    __slots__ = ("pgresult", "rowcount", "_tx", "_pos", "_count")
+    issue 8: a result of at most ``_EAGER_ROWS`` rows is loaded at once and its
+    Transformer handed back to ``path`` for the next statement (a Transformer
+    keeps the dumpers and loaders it looked up: a fresh one per call spent
+    1.3 µs finding them again); a larger one is loaded lazily by its own."""
 
-    def __init__(self, result: pq.abc.PGresult, tx: Transformer) -> None:
+    __slots__ = ("pgresult", "rowcount", "_tx", "_pos", "_count", "_rows")
+
+    def __init__(self, result: pq.abc.PGresult, tx: Transformer, path: "DirectPath | None" = None) -> None:
         self.pgresult = result
+        self._rows: list[tuple] | None = None
         if result.status == _TUPLES_OK:
             self._count = result.ntuples
             self.rowcount = self._count
             tx.set_pgresult(result)
+            if path is not None and self._count <= _EAGER_ROWS:
+                try:
+                    self._rows = tx.load_rows(0, self._count, tuple)
+                except Exception:  # noqa: BLE001 - a value that does not load: raised at fetch, as psycopg does
+                    pass
+                else:
+                    path.spare, tx = tx, None
         else:
             self._count = 0
             tuples = result.command_tuples
             self.rowcount = -1 if tuples is None else tuples
+            if path is not None:
+                path.spare, tx = tx, None
         self._tx = tx
         self._pos = 0
 
@@ -93,6 +109,8 @@ class DirectResult:
         if pos >= self._count:
             return None
         self._pos = pos + 1
+        if self._rows is not None:
+            return self._rows[pos]
         return self._tx.load_row(pos, tuple)
 
     def fetchmany(self, size: int) -> list[tuple]:
@@ -101,6 +119,8 @@ class DirectResult:
         if end <= pos:
             return []
         self._pos = end
+        if self._rows is not None:
+            return self._rows[pos:end]
         return self._tx.load_rows(pos, end, tuple)
 
     def fetchall(self) -> list[tuple]:
@@ -119,6 +139,7 @@ class DirectPath:
         self._seen: dict[tuple, int | bytes] = {}  # (sql, types) -> executions so far, or the prepared name
         self._serial = 0
         self._formats: dict[int, list] = {}
+        self.spare: Transformer | None = None  # one no result reads any more (see DirectResult)
 
     def _dump(self, sql: str, params: Sequence[Any]) -> tuple[bytes, Transformer, Any, Any, Any]:
         query = self._queries.get(sql)
@@ -127,7 +148,11 @@ class DirectPath:
             if len(self._queries) > 4 * _MAX_PREPARED:
                 self._queries.clear()
                 self._queries[sql] = query
-        tx = Transformer(self.conn)
+        tx = self.spare
+        if tx is None:
+            tx = Transformer(self.conn)
+        else:
+            self.spare = None
         if not params:
             return query, tx, None, None, None
         formats = self._formats.get(len(params))
@@ -146,7 +171,7 @@ class DirectPath:
             result = pgconn.exec_params(query, values, types, formats)
             if result.status not in _OK:
                 raise self._error(result)
-            return DirectResult(result, tx)
+            return DirectResult(result, tx, self)
         key = (sql, types)
         stage = self._stage(key)
         if type(stage) is bytes:
@@ -157,7 +182,7 @@ class DirectPath:
             result = pgconn.exec_params(query, values, types, formats)
         if result.status not in _OK:
             raise self._error(result)
-        return DirectResult(result, tx)
+        return DirectResult(result, tx, self)
 
     def guarded(self, before: Sequence[Carried], sql: str, params: Sequence[Any], after: bytes) -> DirectResult:
         """The ``before`` commands, the statement and ``after`` in one pipeline (one
@@ -172,7 +197,7 @@ class DirectPath:
         sends.append((_PARAMS, after, None, None, None))
         results = self._pipeline_results(sends, parses)
         self._check(results, carried)
-        return DirectResult(results[at], tx)
+        return DirectResult(results[at], tx, self)
 
     def batch(self, statements: Sequence[tuple[str, Sequence[Any]]],
               before: Sequence[Carried] = (), prepare: bool = False) -> list[DirectResult]:
@@ -189,7 +214,7 @@ class DirectPath:
             loaders.append((len(sends) - 1, tx))
         results = self._pipeline_results(sends, parses)
         self._check(results, carried)
-        return [DirectResult(results[i], tx) for i, tx in loaders]
+        return [DirectResult(results[i], tx, self) for i, tx in loaders]
 
     def _ahead(self, before: Sequence[Carried], parses: list[tuple[int, bytes, tuple]]) -> tuple[list, int]:
         """The sends of what goes ahead of the statements, and how many of them up to

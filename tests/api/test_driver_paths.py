@@ -226,3 +226,31 @@ def test_prepared_inside_a_transaction_across_ddl_and_failures(diff):
         "SELECT * FROM t ORDER BY id",
     ]
     diff.steps(steps, isolation_level=None)
+
+
+@pytest.mark.parametrize("isolation", [None, "DEFERRED"])
+def test_open_cursors_keep_their_rows_while_others_run(pair, isolation):
+    """Small results are loaded at once and their loader state reused by the next
+    statement (PostgreSQL): cursors fetched in turn, over the same statement and
+    others, small and large, must each keep their own rows."""
+
+    def run(conn):
+        conn.isolation_level = isolation
+        conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, r REAL, b BLOB)")
+        conn.executemany("INSERT INTO t (a, r, b) VALUES (?, ?, ?)",
+                         [(f"row {i}", i / 4, bytes([i % 256])) for i in range(60)])
+        point = "SELECT id, a, r, b FROM t WHERE id = ?"
+        opened = [conn.execute(point, (k,)) for k in (1, 2, 3)]  # past the prepare threshold
+        opened.append(conn.execute("SELECT id, a FROM t WHERE id <= ? ORDER BY id", (16,)))  # the eager limit
+        opened.append(conn.execute("SELECT a, id, r FROM t ORDER BY id DESC"))  # lazily loaded
+        opened.append(conn.execute("SELECT count(*), sum(r) FROM t"))
+        opened.append(conn.execute(point, (59,)))
+        out = []
+        for _ in range(3):
+            out += [cur.fetchone() for cur in opened]
+            out.append(conn.execute(point, (7,)).fetchall())
+        out += [cur.fetchall() for cur in opened]
+        return out
+
+    reference, shim = pair
+    assert run(shim) == run(reference)
