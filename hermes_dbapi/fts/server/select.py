@@ -12,9 +12,9 @@ ORDER BY, LIMIT) is the application's own SQL, translated as usual.
 from __future__ import annotations
 
 import math
-from operator import itemgetter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import sqlglot
