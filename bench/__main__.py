@@ -60,9 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         hit_rate, flow = None, None
         if "workload" in args.only:  # runs first: its cache hit rate belongs in section 2
             with placement.split() as where:
-                out["placement_workload"] = where
                 flow = section("workload", workload.run, servers, workdir, args.quick)
-            flow["placement"] = where
+            flow["placement"] = where  # out["workload"] is this dict: the JSON has it there
             hit_rate = flow["cache"]
         if "cache" in args.only:
             results = [section(f"cache_{s}", cache.run, s, workdir, args.quick) for s in servers]
