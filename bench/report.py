@@ -87,7 +87,31 @@ def workload(result: dict, v: Verdicts) -> str:
         rows.append([name, rate, raw, ratio, bar])
     text = table(f"3. SessionDB workload (ops/s, median of {result['rounds']} rounds × {result['ops_per_round']} ops)",
                  ["implementation", "ops/s", "hand-written ops/s", "ratio", "bar"], rows)
+    if result.get("per_operation"):
+        text += "\n" + _per_operation(result["per_operation"])
     return text + f"\nplacement: {result['placement']}" if result.get("placement") else text
+
+
+def _per_operation(spent: dict[str, dict[str, dict[str, float]]]) -> str:
+    """Where a round's time goes, operation by operation: µs per call (median) and
+    the operation's part of the gap between hermes_dbapi and the hand-written driver."""
+    servers = [name.split("/", 1)[1] for name in spent if name.startswith("hermes/")]
+    headers = ["operation", "calls", "sqlite µs"]
+    for server in servers:
+        headers += [f"hermes/{server} µs", f"raw/{server} µs", "ratio", "gap share"]
+    gaps = {server: sum(spent[f"hermes/{server}"][op]["us_per_round"] - spent[f"raw/{server}"][op]["us_per_round"]
+                        for op in spent[f"hermes/{server}"]) for server in servers}
+    rows = []
+    for op, lite in spent["sqlite"].items():
+        row: list[Any] = [op, lite["calls_per_round"], lite["median_us"]]
+        for server in servers:
+            mine, raw = spent[f"hermes/{server}"][op], spent[f"raw/{server}"][op]
+            gap = mine["us_per_round"] - raw["us_per_round"]
+            share = f"{100 * gap / gaps[server]:.0f}%" if gaps[server] > 0 else ""
+            row += [mine["median_us"], raw["median_us"], raw["median_us"] / mine["median_us"], share]
+        rows.append(row)
+    return table("3b. per operation (µs per call, median; ratio = hand-written / hermes_dbapi; "
+                 "gap share = the operation's part of the round's extra time)", headers, rows)
 
 
 def contention(results: list[dict], v: Verdicts) -> str:

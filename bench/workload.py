@@ -170,23 +170,39 @@ class RawMy:
         self.conn.close()
 
 
-def drive(db: Any, tag: str, sessions: int, messages: int) -> int:
-    """One pass of the workload; returns the number of operations."""
+def drive(db: Any, tag: str, sessions: int, messages: int, spent: dict[str, list[float]] | None = None) -> int:
+    """One pass of the workload; returns the number of operations.  ``spent``:
+    each operation's seconds are appended under its name (what the gap is made of)."""
     ops = 0
+
+    def op(name: str, *args: Any) -> None:
+        nonlocal ops
+        start = time.perf_counter()
+        getattr(db, name)(*args)
+        if spent is not None:
+            spent.setdefault(name, []).append(time.perf_counter() - start)
+        ops += 1
+
     for s in range(sessions):
         sid = f"{tag}-{s}"
-        db.create_session(sid, "cli", f"{tag} session {s}")
-        ops += 1
+        op("create_session", sid, "cli", f"{tag} session {s}")
         for m in range(messages):
-            db.append_message(sid, "user" if m % 2 == 0 else "assistant", f"message {m} of {sid} about topic{m % 7}")
-            ops += 1
+            op("append_message", sid, "user" if m % 2 == 0 else "assistant", f"message {m} of {sid} about topic{m % 7}")
             if m % 5 == 4:
-                db.get_messages(sid)
-                ops += 1
-        db.search(f"topic{s % 7}")
-        db.list_sessions()
-        ops += 2
+                op("get_messages", sid)
+        op("search", f"topic{s % 7}")
+        op("list_sessions")
     return ops
+
+
+def per_operation(spent: dict[str, list[float]], rounds: int) -> dict[str, dict[str, float]]:
+    """Per operation: calls per round, median µs per call, and µs per round (its share of a round)."""
+    out = {}
+    for name, seconds in spent.items():
+        calls = len(seconds) // rounds
+        out[name] = {"calls_per_round": calls, "median_us": statistics.median(seconds) * 1e6,
+                     "us_per_round": sum(seconds) * 1e6 / rounds}
+    return out
 
 
 def _plan_hits(conns: list) -> int:
@@ -220,11 +236,12 @@ def run(servers: list[str], workdir: str, quick: bool) -> dict:
     before = (_SHARED_CACHE.hits, sum(c.hits for c in local_caches), sum(c.misses for c in local_caches),
               _plan_hits(conns))
     samples: dict[str, list[float]] = {name: [] for name in impls}
+    spent: dict[str, dict[str, list[float]]] = {name: {} for name in impls}
     names = list(impls)
     for r in range(rounds):
         for name in names if r % 2 == 0 else reversed(names):
             start = time.perf_counter()
-            ops = drive(impls[name], f"r{r}-{name}", sessions, messages)
+            ops = drive(impls[name], f"r{r}-{name}", sessions, messages, spent[name])
             samples[name].append(ops / (time.perf_counter() - start))
     hits = _SHARED_CACHE.hits - before[0]
     local_hits = sum(c.hits for c in local_caches) - before[1]
@@ -237,6 +254,7 @@ def run(servers: list[str], workdir: str, quick: bool) -> dict:
     return {
         "ops_per_s": rates,
         "ops_per_round": ops,
+        "per_operation": {name: per_operation(spent[name], rounds) for name in impls},
         "rounds": rounds,
         "cache": {
             "lookups": lookups,
