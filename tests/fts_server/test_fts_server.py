@@ -180,6 +180,64 @@ def test_hits_table_stays_small_over_many_searches(backend):
         assert 0 < size <= 64 * 8192  # 30,000 rows would take about 160 pages
 
 
+def _rank_indexes(conn):
+    """Index definitions on the connection's PostgreSQL hits tables."""
+    rows = conn._backend.query(
+        "SELECT pg_get_indexdef(i.indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid "
+        "WHERE c.relname LIKE 'hermes_fts_hits%%' AND c.relpersistence = 't' AND pg_table_is_visible(c.oid)")
+    return [definition.split(" USING btree ")[1] for (definition,) in rows]
+
+
+def test_rank_ordered_search_reads_hits_in_rank_order(pair, backend):
+    """``ORDER BY rank [LIMIT n]`` over many hits: on PostgreSQL the hits table is
+    indexed by (rank, rowid), so the server reads the first n hits instead of joining
+    every match (a common term's 10,000 hits took 23 ms to join for a LIMIT of 20,
+    0.1 ms through the index); fewer hits than ``_INDEX_FROM`` make no index (they are
+    joined fast without one, and keeping it would cost them more).  The rows are
+    sqlite3's: ties in rank broken by rowid, DESC, OFFSET, inside a transaction that
+    is rolled back (the table and its index made again after)."""
+    pair.script([
+        "CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session TEXT, content TEXT)",
+        "CREATE VIRTUAL TABLE messages_fts USING fts5(content, content=messages, content_rowid=id)",
+        "CREATE TRIGGER messages_fts_ai AFTER INSERT ON messages BEGIN "
+        "INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content); END",
+    ])
+    words = ["alpha", "beta alpha", "alpha alpha gamma", "delta", "alpha beta beta"]
+    # many equal documents: equal ranks, ordered by rowid; 'alpha' in 576, 'beta' in 288
+    rows = [(("cli", "slack")[i % 2], words[i % 5]) for i in range(720)]
+    for conn in (pair.ref, pair.shim):
+        conn.executemany("INSERT INTO messages(session, content) VALUES (?, ?)", rows)
+    pair.commit()
+    ranked = "SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank"
+    few = [
+        (SEARCH, ("beta", "cli", "slack", 7, 0)),
+        (ranked + " LIMIT 9", ("gamma OR delta",)),
+        (ranked + " DESC LIMIT 9", ("beta",)),
+        (ranked, ("nothing",)),
+    ]
+    for sql, params in few:
+        pair.same(sql, params)
+    if backend.name == "postgres":
+        assert _rank_indexes(pair.shim) == []
+    many = [
+        (SEARCH, ("alpha", "cli", "slack", 7, 0)),
+        (SEARCH, ("alpha", "cli", "cli", 10, 30)),
+        (SEARCH, ("alpha OR gamma", "cli", "slack", 600, 0)),
+        (ranked + " LIMIT 9", ("alpha",)),
+        (ranked + " DESC LIMIT 9", ("alpha",)),
+        (ranked + ", rowid DESC LIMIT 5 OFFSET 3", ("alpha",)),
+    ]
+    for sql, params in many + few:  # the small ones again, through the indexed tables now
+        pair.same(sql, params)
+    pair.same("BEGIN")
+    pair.same(ranked + " LIMIT 4", ("alpha",))
+    pair.same("ROLLBACK")
+    pair.same(ranked + " LIMIT 4", ("alpha",))
+    pair.same(SEARCH, ("alpha", "cli", "slack", 3, 0))
+    if backend.name == "postgres":
+        assert sorted(_rank_indexes(pair.shim)) == ["(rnk NULLS FIRST, rid)"] * 2  # two shapes of hits
+
+
 def test_view_content_and_trigram_rebuild(pair):
     pair.script([
         "CREATE TABLE messages (id INTEGER PRIMARY KEY, role TEXT, content TEXT, tool_name TEXT, tool_calls TEXT)",

@@ -40,6 +40,7 @@ ROWID_NAMES = {"rowid", "oid", "_rowid_"}
 AUX = {"snippet", "highlight", "bm25"}
 _TEMP = "hermes_fts_hits"
 _RENEW_AFTER = 5_000  # rows (a renewal costs about as much as deleting a few thousand)
+_INDEX_FROM = 500  # hits from which a rank-ordered search's hits table is indexed by rank (_fill_temp)
 
 
 @dataclass
@@ -51,6 +52,7 @@ class Ref:
     aux: list[tuple[str, list[exp.Expression]]] = field(default_factory=list)
     uses_rank: bool = False
     deferred: dict[int, int] = field(default_factory=dict)  # aux number -> output column (see ``defer``)
+    by_rank: bool = False  # its SELECT orders by its rank first (see ``_order_like_fts5``)
 
 
 @dataclass
@@ -363,8 +365,9 @@ def _kinds(ref: Ref) -> str:
 
 
 def _temp_name(ref: Ref, number: int) -> str:
-    """The per-connection temporary table holding one reference's hits (one per shape)."""
-    return f"{_TEMP}_{number}_{_kinds(ref)}"
+    """The per-connection temporary table holding one reference's hits (one per shape;
+    ``_r``: indexed by rank, see :func:`_order_like_fts5`)."""
+    return f"{_TEMP}_{number}_{_kinds(ref)}" + ("_r" if ref.by_rank else "")
 
 
 def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> str:
@@ -376,13 +379,20 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
     aux_cols = "".join(f", a{i} {real if k == 'f' else text}" for i, k in enumerate(kinds))
     suffix = "" if pg else " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin"
     create = f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} (rid BIGINT, rnk {real}{aux_cols}){suffix}"
+    setup: list[tuple[str, Sequence[Any]]] = [(create, ())]
+    if pg and ref.by_rank and len(hits) >= _INDEX_FROM:
+        # the order of ``rank NULLS FIRST, rowid``: PostgreSQL reads the first hits in it and
+        # stops at the LIMIT instead of joining every hit (MariaDB already joins hit by hit).
+        # Made by the first search with many hits (few are joined fast without it) and kept
+        # with the table, so later searches need not ask for it again
+        setup.append((f"CREATE INDEX IF NOT EXISTS {name}_by_rank ON {name} (rnk NULLS FIRST, rid)", ()))
     writes: list[tuple[str, Sequence[Any]]]
     if not _renewing(conn, name, len(hits)):
-        writes = [(create, ()), (f"DELETE FROM {name}", ())]
+        writes = [*setup, (f"DELETE FROM {name}", ())]
     elif pg:
-        writes = [(create, ()), (f"TRUNCATE {name}", ())]
+        writes = [*setup, (f"TRUNCATE {name}", ())]
     else:  # MariaDB's TRUNCATE commits the transaction; DROP TEMPORARY TABLE does not
-        writes = [(f"DROP TEMPORARY TABLE IF EXISTS {name}", ()), (create, ())]
+        writes = [(f"DROP TEMPORARY TABLE IF EXISTS {name}", ()), *setup]
     if pg and hits:  # one statement, a few array parameters: no per-value placeholders to parse
         # issue 8: a deferred call's column stays NULL (the derived table reads the rowid there)
         filled = [0, 1] + [2 + i for i in range(len(kinds)) if i not in ref.deferred]
@@ -507,7 +517,9 @@ def defer(tree: exp.Expression, ref: Ref) -> dict[int, int]:
 
 
 def _order_like_fts5(ref: Ref) -> None:
-    """FTS5 scans in rowid order and sorts rank ties by rowid: say so to the server."""
+    """FTS5 scans in rowid order and sorts rank ties by rowid: say so to the server.
+    A SELECT ordered by the rank first marks ``ref.by_rank``: on PostgreSQL its hits
+    table gets an index in that order, so ``ORDER BY rank LIMIT n`` reads n hits, not all."""
     select = ref.table.find_ancestor(exp.Select)
     if select is None:
         return
@@ -522,3 +534,6 @@ def _order_like_fts5(ref: Ref) -> None:
         return
     if any(c.name == "hermes_rank" for c in order.find_all(exp.Column)):
         order.append("expressions", exp.Ordered(this=key))
+    first = order.expressions[0].this
+    if isinstance(first, exp.Column) and first.name == "hermes_rank":  # an index only: rows are the same
+        ref.by_rank = first.table.lower() == ref.alias.lower() or not first.table and len(_sources(select)) == 1
