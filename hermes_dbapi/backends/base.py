@@ -198,6 +198,14 @@ class Backend(ABC):
         for sql, params in statements:
             self.query(sql, params)
 
+    def temp_ddl(self, statements: Sequence[str]) -> None:
+        """DDL of the shim's own temporary tables (a search's hits).  A read-only
+        connection runs it outside its read-only rule where the server allows that
+        (outside a transaction): both servers refuse a temporary table's DDL in a
+        read-only transaction though not its rows, and a temporary table is no part
+        of the database (SQLite searches FTS5 tables on a read-only connection)."""
+        self.write_all([(sql, ()) for sql in statements])
+
     def query_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple]]:
         """Run shim-internal reads in order; each one's rows (PostgreSQL: one round trip)."""
         return [self.query(sql, params) for sql, params in statements]

@@ -558,6 +558,21 @@ class MySQLBackend(faults.MyFaults, Backend):
             size += len(text) + 2
         self._script(group)
 
+    def temp_ddl(self, statements: Sequence[str]) -> None:
+        """Read-only connection: each statement lifts the session's read-only rule for
+        itself alone (MariaDB's SET STATEMENT; MySQL: the session's rule is lifted and
+        put back around them); refused all the same inside a transaction."""
+        if not self.read_only or self.in_transaction:
+            super().temp_ddl(statements)
+        elif self.is_mariadb:
+            super().temp_ddl(["SET STATEMENT tx_read_only = 0 FOR " + sql for sql in statements])
+        else:
+            self.query("SET SESSION TRANSACTION READ WRITE")
+            try:
+                super().temp_ddl(statements)
+            finally:
+                self.query("SET SESSION TRANSACTION READ ONLY")
+
     def query_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple]]:
         """issue 8: the reads of one FTS evaluation step in one round trip."""
         if len(statements) < 2:

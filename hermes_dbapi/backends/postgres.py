@@ -597,6 +597,25 @@ class PostgresBackend(faults.PgFaults, Backend):
         except pg_direct.Unsupported:
             super().write_all(statements)  # nothing was sent; query() sends the lazy commands first
 
+    def temp_ddl(self, statements: Sequence[str]) -> None:
+        """Read-only connection outside a transaction: in a READ WRITE transaction of
+        its own (the session's read-only default stays)."""
+        if not self.read_only or self.in_transaction:
+            super().temp_ddl(statements)
+            return
+        self._ensure_live()  # issue 5
+        self.flush()
+        try:
+            self._direct_path().script("; ".join(["BEGIN READ WRITE", *statements, "COMMIT"]).encode())
+        except psycopg.Error as exc:
+            error = self._translate(exc, False)
+            if self.in_transaction and self.conn.pgconn.status != pq.ConnStatus.BAD:
+                try:
+                    self._direct_path().script(b"ROLLBACK")
+                except psycopg.Error:
+                    pass  # connection-level trouble: the translated error says more
+            raise error from None
+
     def query_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple]]:
         """issue 8: the reads of one FTS evaluation step in one libpq pipeline."""
         if len(statements) < 2:

@@ -378,21 +378,19 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
     real, text = ("DOUBLE PRECISION", "TEXT") if pg else ("DOUBLE", "LONGTEXT")
     aux_cols = "".join(f", a{i} {real if k == 'f' else text}" for i, k in enumerate(kinds))
     suffix = "" if pg else " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin"
-    create = f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} (rid BIGINT, rnk {real}{aux_cols}){suffix}"
-    setup: list[tuple[str, Sequence[Any]]] = [(create, ())]
+    ddl = [f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} (rid BIGINT, rnk {real}{aux_cols}){suffix}"]
     if pg and ref.by_rank and len(hits) >= _INDEX_FROM:
         # the order of ``rank NULLS FIRST, rowid``: PostgreSQL reads the first hits in it and
         # stops at the LIMIT instead of joining every hit (MariaDB already joins hit by hit).
         # Made by the first search with many hits (few are joined fast without it) and kept
         # with the table, so later searches need not ask for it again
-        setup.append((f"CREATE INDEX IF NOT EXISTS {name}_by_rank ON {name} (rnk NULLS FIRST, rid)", ()))
-    writes: list[tuple[str, Sequence[Any]]]
-    if not _renewing(conn, name, len(hits)):
-        writes = [*setup, (f"DELETE FROM {name}", ())]
-    elif pg:
-        writes = [*setup, (f"TRUNCATE {name}", ())]
-    else:  # MariaDB's TRUNCATE commits the transaction; DROP TEMPORARY TABLE does not
-        writes = [(f"DROP TEMPORARY TABLE IF EXISTS {name}", ()), *setup]
+        ddl.append(f"CREATE INDEX IF NOT EXISTS {name}_by_rank ON {name} (rnk NULLS FIRST, rid)")
+    renew = _renewing(conn, name, len(hits))
+    if renew and pg:
+        ddl.append(f"TRUNCATE {name}")
+    elif renew:  # MariaDB's TRUNCATE commits the transaction; DROP TEMPORARY TABLE does not
+        ddl.insert(0, f"DROP TEMPORARY TABLE IF EXISTS {name}")
+    writes = _ready(conn, name, ddl, renew)
     if pg and hits:  # one statement, a few array parameters: no per-value placeholders to parse
         # issue 8: a deferred call's column stays NULL (the derived table reads the rowid there)
         filled = [0, 1] + [2 + i for i in range(len(kinds)) if i not in ref.deferred]
@@ -414,6 +412,28 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
             writes.append((f"INSERT INTO {name} VALUES " + ", ".join([one] * len(chunk)), [v for r in chunk for v in r]))
     backend.write_all(writes)  # issue 8: one round trip on MySQL too, while under max_allowed_packet
     return name
+
+
+def _ready(conn: "Connection", name: str, ddl: list[str], renew: bool) -> list[tuple[str, Sequence[Any]]]:
+    """The statements that empty the hits table ``name`` (and make it, ``ddl``) before
+    its rows go in.  A read-only connection runs the DDL apart, now, where its server
+    allows that (``Backend.temp_ddl``: outside a transaction), and inside a transaction
+    only empties a table its session already has (DELETE is allowed there, DDL not)."""
+    emptied = [] if renew else [(f"DELETE FROM {name}", ())]
+    backend = conn._backend
+    if not getattr(backend, "read_only", False):
+        return [(sql, ()) for sql in ddl] + emptied
+    bridge = conn._fts_bridge
+    if bridge.temp_session is not backend.conn:  # a new server session (reconnect) has none yet
+        bridge.temp_made.clear()
+        bridge.temp_session = backend.conn
+    if not backend.in_transaction:
+        backend.temp_ddl(ddl)
+        bridge.temp_made.add(name)
+        return emptied
+    if name in bridge.temp_made:
+        return [(f"DELETE FROM {name}", ())]
+    return [(sql, ()) for sql in ddl] + emptied  # refused: "attempt to write a readonly database"
 
 
 def _renewing(conn: "Connection", name: str, adding: int) -> bool:
