@@ -512,12 +512,17 @@ class PostgresBackend(faults.PgFaults, Backend):
         to raise, in sqlite3's classes."""
         self._pending.clear()
         translated = self._translate(error, True)
+        self._roll_back_after()
+        return translated
+
+    def _roll_back_after(self) -> None:
+        """End the transaction a failure left open (best effort: when the connection
+        itself is in trouble, the error already says more)."""
         if self.in_transaction and self.conn.pgconn.status != pq.ConnStatus.BAD:
             try:
                 self._direct_path().script(b"ROLLBACK")
             except psycopg.Error:
-                pass  # connection-level trouble: the translated error says more
-        return translated
+                pass
 
     @property
     def in_transaction(self) -> bool:
@@ -609,11 +614,7 @@ class PostgresBackend(faults.PgFaults, Backend):
             self._direct_path().script("; ".join(["BEGIN READ WRITE", *statements, "COMMIT"]).encode())
         except psycopg.Error as exc:
             error = self._translate(exc, False)
-            if self.in_transaction and self.conn.pgconn.status != pq.ConnStatus.BAD:
-                try:
-                    self._direct_path().script(b"ROLLBACK")
-                except psycopg.Error:
-                    pass  # connection-level trouble: the translated error says more
+            self._roll_back_after()
             raise error from None
 
     def query_all(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[list[tuple]]:
