@@ -107,7 +107,7 @@ def _per_operation(spent: dict[str, dict[str, dict[str, float]]]) -> str:
         for server in servers:
             mine, raw = spent[f"hermes/{server}"][op], spent[f"raw/{server}"][op]
             gap = mine["us_per_round"] - raw["us_per_round"]
-            share = f"{100 * gap / gaps[server]:.0f}%" if gaps[server] > 0 else ""
+            share = f"{round(100 * gap / gaps[server])}%" if gaps[server] > 0 else ""  # an int: no "-0%"
             row += [mine["median_us"], raw["median_us"], raw["median_us"] / mine["median_us"], share]
         rows.append(row)
     return table("3b. per operation (µs per call, median; ratio = hand-written / hermes_dbapi; "
