@@ -50,7 +50,7 @@ class FtsBridge:
         self._plans: dict[tuple[str, bool], tuple[int, Any]] = {}  # (sql, deferring) -> (epoch, select.Plan)
         self.table_shapes: dict[tuple[int, str], tuple] = {}  # (epoch, table) -> triggers.engine._shape
         self.temp_rows: dict[str, int] = {}  # hits table -> rows written since it was renewed (select._renewing)
-        self.temp_made: set[str] = set()  # hits tables a read-only connection's session has (select._ready)
+        self.temp_made: set[str] = set()  # hits tables (and indexes) a read-only connection's session has
         self.temp_session: object = None  # ... that session (its driver connection)
 
     # -- catalog ----------------------------------------------------------

@@ -378,18 +378,19 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
     real, text = ("DOUBLE PRECISION", "TEXT") if pg else ("DOUBLE", "LONGTEXT")
     aux_cols = "".join(f", a{i} {real if k == 'f' else text}" for i, k in enumerate(kinds))
     suffix = "" if pg else " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin"
-    ddl = [f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} (rid BIGINT, rnk {real}{aux_cols}){suffix}"]
+    # DDL as (what it makes, or None; the statement)
+    ddl = [(name, f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} (rid BIGINT, rnk {real}{aux_cols}){suffix}")]
     if pg and ref.by_rank and len(hits) >= _INDEX_FROM:
         # the order of ``rank NULLS FIRST, rowid``: PostgreSQL reads the first hits in it and
         # stops at the LIMIT instead of joining every hit (MariaDB already joins hit by hit).
-        # Made by the first search with many hits (few are joined fast without it) and kept
-        # with the table, so later searches need not ask for it again
-        ddl.append(f"CREATE INDEX IF NOT EXISTS {name}_by_rank ON {name} (rnk NULLS FIRST, rid)")
+        # Asked for by the searches with many hits only (few are joined fast without it);
+        # once made it stays with the table, and smaller searches keep it up to date
+        ddl.append((f"{name}_by_rank", f"CREATE INDEX IF NOT EXISTS {name}_by_rank ON {name} (rnk NULLS FIRST, rid)"))
     renew = _renewing(conn, name, len(hits))
     if renew and pg:
-        ddl.append(f"TRUNCATE {name}")
+        ddl.append((None, f"TRUNCATE {name}"))
     elif renew:  # MariaDB's TRUNCATE commits the transaction; DROP TEMPORARY TABLE does not
-        ddl.insert(0, f"DROP TEMPORARY TABLE IF EXISTS {name}")
+        ddl.insert(0, (None, f"DROP TEMPORARY TABLE IF EXISTS {name}"))
     writes = _ready(conn, name, ddl, renew)
     if pg and hits:  # one statement, a few array parameters: no per-value placeholders to parse
         # issue 8: a deferred call's column stays NULL (the derived table reads the rowid there)
@@ -414,26 +415,31 @@ def _fill_temp(conn: "Connection", ref: Ref, number: int, hits: list[tuple]) -> 
     return name
 
 
-def _ready(conn: "Connection", name: str, ddl: list[str], renew: bool) -> list[tuple[str, Sequence[Any]]]:
-    """The statements that empty the hits table ``name`` (and make it, ``ddl``) before
-    its rows go in.  A read-only connection runs the DDL apart, now, where its server
-    allows that (``Backend.temp_ddl``: outside a transaction), and inside a transaction
-    only empties a table its session already has (DELETE is allowed there, DDL not)."""
+def _ready(conn: "Connection", name: str, ddl: list[tuple[str | None, str]],
+           renew: bool) -> list[tuple[str, Sequence[Any]]]:
+    """The statements that empty the hits table ``name`` (and make it: ``ddl``, each
+    with what it makes) before its rows go in.  A read-only connection runs the DDL
+    apart, now, where its server allows that (``Backend.temp_ddl``: outside a
+    transaction), leaving out what its session already made (no round trip when
+    nothing is left), and inside a transaction only empties a table its session
+    already has (DELETE is allowed there, DDL not)."""
     emptied = [] if renew else [(f"DELETE FROM {name}", ())]
     backend = conn._backend
     if not getattr(backend, "read_only", False):
-        return [(sql, ()) for sql in ddl] + emptied
+        return [(sql, ()) for _made, sql in ddl] + emptied
     bridge = conn._fts_bridge
     if bridge.temp_session is not backend.conn:  # a new server session (reconnect) has none yet
         bridge.temp_made.clear()
         bridge.temp_session = backend.conn
     if not backend.in_transaction:
-        backend.temp_ddl(ddl)
-        bridge.temp_made.add(name)
+        todo = [sql for made, sql in ddl if renew or made not in bridge.temp_made]
+        if todo:
+            backend.temp_ddl(todo)
+        bridge.temp_made.update(made for made, _sql in ddl if made is not None)
         return emptied
     if name in bridge.temp_made:
         return [(f"DELETE FROM {name}", ())]
-    return [(sql, ()) for sql in ddl] + emptied  # refused: "attempt to write a readonly database"
+    return [(sql, ()) for _made, sql in ddl] + emptied  # refused: "attempt to write a readonly database"
 
 
 def _renewing(conn: "Connection", name: str, adding: int) -> bool:
