@@ -129,11 +129,15 @@ def bind_scanned(conn: Any, sql: str, found: Any, parameters: Any) -> tuple:
     ``translate.params.scan``), numbered as the markers are; bad parameters
     raise what sqlite3 raises for ``sql``."""
     try:
-        return bind(parameters, found.count, found.names, tuple(range(found.count)),
-                    lambda: conn._shadow_explain("EXPLAIN " + sql, parameters))
+        values = bind(parameters, found.count, found.names, tuple(range(found.count)),
+                      lambda: conn._shadow_explain("EXPLAIN " + sql, parameters))
     except BindError:
         raise_like_sqlite(sql, parameters, conn._shadow_explain)
         raise
+    for value in values:  # sqlite3 encodes each str as it binds it: no driver does it for the shim
+        if type(value) is str and not value.isascii():
+            value.encode("utf-8")  # UnicodeEncodeError at the character's place in the value
+    return values
 
 
 def with_session(values: tuple, session: tuple[tuple[int, str], ...], current: dict[str, int]) -> tuple:

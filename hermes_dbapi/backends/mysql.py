@@ -69,6 +69,20 @@ _ONLY_INT = frozenset({int})
 _ONLY_STR = frozenset({str})
 
 
+def _unencodable(rows: Iterable[Sequence[Any] | dict], exc: UnicodeEncodeError) -> UnicodeEncodeError:
+    """sqlite3's error for a str UTF-8 cannot encode: the first such value's own,
+    its position inside the value (PyMySQL's, raised before anything is sent,
+    counts in the whole statement's text)."""
+    for params in rows:
+        for value in params.values() if isinstance(params, dict) else params:
+            if type(value) is str:
+                try:
+                    value.encode("utf-8")
+                except UnicodeEncodeError as own:
+                    return own
+    return exc
+
+
 def _signed(insert_id: int) -> int:
     """The OK packet carries ids unsigned; SQLite's rowids are signed 64-bit."""
     return insert_id - 2**64 if insert_id >= 2**63 else insert_id
@@ -237,14 +251,16 @@ class MySQLBackend(faults.MyFaults, Backend):
         raw = cursor.raw
         if not self.conn.server_status & _IN_TRANS and self._probe.poll(0):
             self._revive()  # issue 5: the server hung up while we were idle: reconnect first
-        self._check_packet(raw, sql, params)
         counted = _SKIPPED in sql
         try:
+            self._check_packet(raw, sql, params)
             self._carrying_pending(raw, self._ddl(sql), params)
         except pymysql.Error as exc:
             if counted:
                 self._take_skipped()
             raise self._translate(exc, table) from None
+        except UnicodeEncodeError as exc:
+            raise _unencodable([params], exc) from None
         cursor.rowcount = raw.rowcount
         if raw.description is None and raw.rowcount > 0 and _REPLACING.search(sql):
             cursor.rowcount = _rows_written(raw)
@@ -277,7 +293,10 @@ class MySQLBackend(faults.MyFaults, Backend):
                 self._run_multi_row(cursor, statement, table)
                 return
         for params in rows:
-            self._check_packet(cursor.raw, sql, params)
+            try:
+                self._check_packet(cursor.raw, sql, params)
+            except UnicodeEncodeError as exc:
+                raise _unencodable([params], exc) from None
         # all or nothing, so the caller can redo it item by item after a failure
         guarded = self.in_transaction
         if not guarded:
@@ -296,13 +315,15 @@ class MySQLBackend(faults.MyFaults, Backend):
                         last = _signed(cursor.raw.lastrowid) + max(cursor.raw.rowcount, 1) - 1
                 cursor.raw.rowcount = total
             self._meta.execute("RELEASE SAVEPOINT hermes_many" if guarded else "COMMIT")
-        except pymysql.Error as exc:
+        except (pymysql.Error, UnicodeEncodeError) as exc:  # PyMySQL encodes an item's text before sending it
             try:
                 self._meta.execute("ROLLBACK TO SAVEPOINT hermes_many" if guarded else "ROLLBACK")
             except pymysql.Error:
                 pass
             if _SKIPPED in sql:
                 self._take_skipped()
+            if isinstance(exc, UnicodeEncodeError):
+                raise _unencodable(rows, exc) from None
             raise self._translate(exc, table, guarded) from None
         cursor.rowcount = cursor.raw.rowcount
         if _SKIPPED in sql and cursor.rowcount > 0:
@@ -490,10 +511,14 @@ class MySQLBackend(faults.MyFaults, Backend):
             raw.execute(sql, params)
             return
         head = "; ".join(pending) + "; "
-        if params:  # PyMySQL formats the whole text: a '%' of a carried write stays itself
-            raw.execute(head.replace("%", "%%") + sql, params)
-        else:
-            raw.execute(head + sql)
+        try:
+            if params:  # PyMySQL formats the whole text: a '%' of a carried write stays itself
+                raw.execute(head.replace("%", "%%") + sql, params)
+            else:
+                raw.execute(head + sql)
+        except UnicodeEncodeError:
+            self._pending[:0] = pending  # nothing was sent: they go with the next statement
+            raise
         for _ in pending:
             raw.nextset()
 

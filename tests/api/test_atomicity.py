@@ -28,6 +28,9 @@ FAILURES = {
     "syntax_error": "SELEC name FROM t",
     "datatype_mismatch": "INSERT INTO t(id, name) VALUES ('abc', 'z')",
     "wrong_binding_count": ("sql", "INSERT INTO t(id, name) VALUES (?, ?)", (9,)),
+    # a str UTF-8 cannot encode: refused before anything is sent (the error names its place in the value)
+    "unencodable_text": ("sql", "INSERT INTO t(id, name) VALUES (?, ?)", (9, "bad \ud800")),
+    "executemany_second_unencodable": ("many", "INSERT INTO t(id, name) VALUES (?, ?)", [(7, "g"), (8, "bad \ud800")]),
 }
 
 
@@ -39,7 +42,7 @@ def test_failure_inside_implicit_transaction(diff, failure):
 # the explicit-transaction and autocommit variants run a representative subset
 SUBSET = {name: FAILURES[name] for name in (
     "unique", "not_null", "multi_row_second_fails", "update_some_rows_fail", "no_such_table", "syntax_error",
-    "wrong_binding_count",
+    "wrong_binding_count", "unencodable_text", "executemany_second_unencodable",
 )}
 
 
@@ -72,6 +75,13 @@ SEQUENCES = {
     "executemany_update_failure": [
         CREATE, A, B, C, ("commit",), ("many", "UPDATE t SET name = ? WHERE name = ?", [("z", "a"), ("z", "b")]),
         ROWS, ("commit",), ROWS,
+    ],
+    # the failing statement fires a trigger: the trigger's savepoint, waiting to go with
+    # the statement, must survive a statement the driver refuses before sending it
+    "trigger_statement_unencodable": [
+        CREATE, "CREATE TABLE log(x INTEGER)",
+        "CREATE TRIGGER t_log AFTER INSERT ON t BEGIN INSERT INTO log VALUES (new.id); END",
+        "BEGIN", A, FAILURES["unencodable_text"], C, "COMMIT", ROWS, ("peek", "SELECT x FROM log ORDER BY x"),
     ],
     "script_failure_keeps_earlier_statements": [
         CREATE, ("commit",), ("script", f"{A}; {FAILURES['unique']}; {B};"), ("rollback",), ROWS,

@@ -349,6 +349,33 @@ def test_executemany_batches_like_row_by_row(pair):
     pair.same("INSERT INTO t(t) VALUES ('integrity-check')")
 
 
+def test_unencodable_text_refused_before_anything_runs(pair):
+    """A str UTF-8 cannot encode (a lone surrogate), bound to an FTS write, a write whose
+    triggers index it, or a MATCH: sqlite3's UnicodeEncodeError, placed in the value,
+    before anything runs; the transaction and the index stay as they were."""
+    pair.script(EARLY)
+    pair.same("CREATE VIRTUAL TABLE t USING fts5(a)")
+    pair.same("INSERT INTO messages(content) VALUES ('kept words')")
+    pair.same("INSERT INTO t(rowid, a) VALUES (1, 'kept words')")
+    bad = "bad \ud800 words"
+    for sql, params in [("INSERT INTO t(rowid, a) VALUES (?, ?)", (2, bad)),
+                        ("INSERT INTO messages(content) VALUES (?)", (bad,)),
+                        ("SELECT rowid FROM t WHERE t MATCH ?", (bad,)),
+                        ("SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?", (bad,))]:
+        raised = []
+        for conn in (pair.ref, pair.shim):
+            with pytest.raises(UnicodeEncodeError) as caught:
+                conn.execute(sql, params)
+            raised.append(str(caught.value))
+        assert raised[1] == raised[0], sql
+        assert pair.shim.in_transaction == pair.ref.in_transaction
+    pair.commit()
+    pair.same("SELECT rowid FROM t WHERE t MATCH 'words'")
+    pair.same("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'words'")
+    pair.same("INSERT INTO t(t) VALUES ('integrity-check')")
+    pair.same("INSERT INTO messages_fts(messages_fts) VALUES ('integrity-check')")
+
+
 def test_snippets_for_returned_rows_and_expressions(pair):
     """snippet()/highlight() as plain result columns, under LIMIT, and inside expressions and filters."""
     pair.same("CREATE VIRTUAL TABLE t USING fts5(a)")
