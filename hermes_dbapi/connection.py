@@ -14,7 +14,7 @@ import sys
 import threading
 from typing import Any, Iterable, Sequence
 
-from . import binding, errors, returning, statements, stdclass, upsert_rows
+from . import binding, errors, returning, returning_ids, statements, stdclass, upsert_rows
 from .batch import plain_bindable
 from .batch import profile as batch_profile
 from ._stdlib import sqlite3
@@ -501,11 +501,17 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             self._run_ddl(cursor, sql, translation, params)
             return
         driver_sql, returning = self._with_rowid(translation)
+        rows_too = translation.is_insert and translation.returns_rows and driver_sql is translation.sql
+        if rows_too:  # INSERT … RETURNING: the rowids come as a last column (returning_ids.py)
+            driver_sql, rows_too = self._returning_rowid_too(translation)
         try:
             backend.execute(raw, driver_sql, params, returning_rowid=returning, table=translation.table)
         except sqlite3.Error:
             self._rewind_identity(translation)  # a failed INSERT uses up no id in SQLite
             raise
+        if rows_too:
+            returning_ids.take(raw)
+            returning = backend.kind == "postgres"  # the identity upkeep below; MySQL's AUTO_INCREMENT moves itself
         if translation.conflict and (not translation.rows or (raw.inserted or 0) < translation.rows):
             self._rewind_identity(translation)  # skipped rows (OR IGNORE, upserts) neither
         raw.json_typed = translation.json_typed  # JSON1 values to decode (translate/passes/json.py)
@@ -514,7 +520,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             names = self._result_names(sql, translation, raw.names)
         # sqlite3 counts rows only for statements that start with a DML keyword
         rowcount = raw.rowcount if keyword in _DML else -1  # DML … RETURNING: the rows returned
-        if translation.table and raw.names is None:
+        if translation.table and (raw.names is None or translation.returns_rows):  # DML, with RETURNING too
             self._changes = max(raw.rowcount, 0)
             self._total_changes += self._changes
         if raw.lastrowid is not None:
@@ -559,13 +565,15 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         """PostgreSQL: an INSERT that failed or skipped rows used up identity values
         SQLite would hand out next (max + 1): set the sequence back (backends/postgres.py).
         Not for AUTOINCREMENT tables (SQLite never reuses their ids: the high-water
-        mark is not known here) nor when the INSERT lists the id column."""
+        mark is not known here) nor when the INSERT gives the id (a listed id
+        column, unless a NULL bound there may have drawn one)."""
         if not translation.is_insert or self._backend.kind != "postgres" or not translation.table:
             return
         column = self._rowid_target(translation.table)
         if column is None or translation.listed is None:
             return
-        if column.lower() in {name.lower() for name in translation.listed} or self._autoincrement(translation.table):
+        given = column.lower() in {name.lower() for name in translation.listed} and not translation.rowid_coalesced
+        if given or self._autoincrement(translation.table):
             return
         self._backend.rewind_identity(translation.table, column)
         self._identity_high.pop(translation.table, None)
@@ -603,6 +611,16 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
                 returned = f"CASE WHEN xmax = 0 THEN {returned} END"
             cached = translation.sql if column is None else f"{translation.sql} RETURNING {returned}"
             self._rowid_sql[key] = cached
+        return cached, cached is not translation.sql
+
+    def _returning_rowid_too(self, translation: Translation) -> tuple[str, bool]:
+        """An INSERT … RETURNING's SQL with the rowid column returned last, and whether it is."""
+        key = (translation.sql, translation.table)
+        cached = self._rowid_sql.get(key)
+        if cached is None:
+            column = self._rowid_target(translation.table)
+            found = returning_ids.with_rowid(translation, column, self._backend.kind) if column else None
+            cached = self._rowid_sql[key] = found or translation.sql
         return cached, cached is not translation.sql
 
     def _rowid_target(self, table: str) -> str | None:

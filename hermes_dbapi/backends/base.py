@@ -62,12 +62,13 @@ class RawCursor(ABC):
         assert buffered is not None
         count = min(count, len(buffered))
         if self._check is None:
-            return [buffered.pop() for _ in range(count)]
-        out = []
-        for _ in range(count):
-            self._check(buffered[-1])
-            out.append(buffered.pop())
-        return out
+            out = [buffered.pop() for _ in range(count)]
+        else:
+            out = []
+            for _ in range(count):
+                self._check(buffered[-1])
+                out.append(buffered.pop())
+        return [self._typed(row) for row in out] if self.json_typed else out  # type: ignore[misc]
 
     def fetchone(self) -> tuple | None:
         if self.names is None:
@@ -90,7 +91,7 @@ class RawCursor(ABC):
         if self.names is None:
             return []
         if self._buffered is not None:
-            if self._check is not None:
+            if self._check is not None or self.json_typed:
                 return self._take(len(self._buffered))
             rows, self._buffered = self._buffered[::-1], []
             return rows

@@ -26,10 +26,13 @@ import re
 from typing import Any, NamedTuple
 
 _IDENT = r'(?:"(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)'
+# a parameter, or one bound to the rowid column: NULL there is the next id (translate/passes/insert_defaults.py)
+_SLOT = r"(?:%s|COALESCE\(%s, NEXTVAL\(PG_GET_SERIAL_SEQUENCE\('(?:[^']|'')*', '(?:[^']|'')*'\)\)\))"
 _INSERT = re.compile(
-    rf"INSERT INTO ({_IDENT})(?: \(({_IDENT}(?:, {_IDENT})*)\))? VALUES \(%s(?:, %s)*\)"
+    rf"INSERT INTO ({_IDENT})(?: \(({_IDENT}(?:, {_IDENT})*)\))? VALUES \({_SLOT}(?:, {_SLOT})*\)"
     r'(?: RETURNING "((?:[^"]|"")+)")?'
 )
+_NEXT_ID_OF = re.compile(r"PG_GET_SERIAL_SEQUENCE\('(?:[^']|'')*', '((?:[^']|'')*)'\)")
 _NONE = type(None)
 _TEXT = frozenset({"text", "varchar"})
 _NUMBERS = frozenset({"int2", "int4", "int8", "float8", "numeric"})
@@ -118,6 +121,9 @@ def plan(sql: str, count: int, columns_of: Any) -> Plan | None:
             sequence = by_name[name].sequence
         else:
             return None
+    coalesced = [name.replace("''", "'") for name in _NEXT_ID_OF.findall(sql)]
+    if coalesced and (rowid < 0 or coalesced != [columns[rowid].name]):
+        return None  # a NULL there is the sequence's to fill: only where fits() can turn it away
     copy = f"COPY {table} ({', '.join(_quote(c.name) for c in columns)}) FROM STDIN"
     return Plan(copy, columns, rowid, sequence)
 

@@ -46,6 +46,7 @@ class Translation:
     listed: tuple[str, ...] | None = None  # INSERT: its column list (None: every column)
     rows: int = 0  # INSERT … VALUES: the number of rows (0: unknown); see Connection._rewind_identity
     conflict: bool = False  # INSERT with ON CONFLICT (OR IGNORE, upserts): rows may be skipped
+    rowid_coalesced: bool = False  # PostgreSQL: a NULL bound to the rowid column draws the next id (passes/insert_defaults.py)
 
 
 def translate(sql: str, ctx: Context) -> Translation:
@@ -148,6 +149,7 @@ def _translate(sql: str, ctx: Context) -> Translation:
         session=tuple((position, mark) for position, mark in enumerate(marks) if isinstance(mark, str)),
         json_typed=ctx.facts.get("json_typed", ()),  # type: ignore[arg-type]
         upsert_update=bool(ctx.facts.get("upsert_update")),
+        rowid_coalesced=bool(ctx.facts.get("rowid_coalesced")),
         after=after,
         **_insert_facts(tree),
     )

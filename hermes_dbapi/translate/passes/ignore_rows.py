@@ -22,7 +22,7 @@ from sqlglot import exp
 
 from ..context import Context
 
-_ALIAS = "_hdb_ignore"
+ALIAS = "_hdb_ignore"
 
 
 def _table_facts(ctx: Context, table: str) -> tuple[list[tuple[str, bool, str | None]], list[exp.Expression], str | None]:
@@ -109,7 +109,7 @@ def derived_rows(values: exp.Values) -> exp.Values:
     derived = values.copy()
     width = len(values.expressions[0].expressions)
     names = [exp.to_identifier(f"_hdb_c{i}") for i in range(width)]
-    derived.set("alias", exp.TableAlias(this=exp.to_identifier(_ALIAS), columns=names))
+    derived.set("alias", exp.TableAlias(this=exp.to_identifier(ALIAS), columns=names))
     return derived
 
 

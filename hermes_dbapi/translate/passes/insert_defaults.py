@@ -2,8 +2,12 @@
 
 In SQLite a NULL written to the rowid alias means "the next rowid"; PG's
 identity column refuses NULL (NOT NULL constraint).  A literal NULL in that
-position of a VALUES row becomes ``DEFAULT``.  (MySQL's AUTO_INCREMENT already
-reads NULL that way.)  A bound NULL is not seen here: tolerance.
+position of a VALUES row becomes ``DEFAULT``; a parameter there becomes
+``COALESCE(param, nextval(<the identity's sequence>))``, so a bound None takes
+the next id as DEFAULT would (the sequence is only drawn from for a NULL).  In
+OR IGNORE's derived rows (passes/ignore_rows.py) both take the COALESCE form:
+DEFAULT has no place there, and a typed value compares with the key.
+(MySQL's AUTO_INCREMENT already reads NULL that way.)
 """
 
 from __future__ import annotations
@@ -11,10 +15,15 @@ from __future__ import annotations
 from sqlglot import exp
 
 from ..context import Context
+from ..params import MARKER
+from . import ignore_rows
 
 
 def pg_null_rowid(tree: exp.Expression, ctx: Context) -> exp.Expression:
-    if ctx.is_mysql or not isinstance(tree, exp.Insert) or not isinstance(tree.expression, exp.Values):
+    if ctx.is_mysql or not isinstance(tree, exp.Insert):
+        return tree
+    values, derived = _rows_of(tree)
+    if values is None:
         return tree
     target = tree.this
     table = target.this if isinstance(target, exp.Schema) else target
@@ -31,9 +40,38 @@ def pg_null_rowid(tree: exp.Expression, ctx: Context) -> exp.Expression:
     if column.lower() not in names:
         return tree
     position = names.index(column.lower())
-    for row in tree.expression.expressions:
+    for row in values.expressions:
         if isinstance(row, exp.Tuple) and position < len(row.expressions):
             value = row.expressions[position]
-            if isinstance(value, exp.Null):
+            if isinstance(value, exp.Null) and not derived:
                 value.replace(exp.var("DEFAULT"))
+            elif isinstance(value, exp.Null) or _is_parameter(value):
+                value.replace(_or_next_id(value.copy(), table.name, column))
+                ctx.facts["rowid_coalesced"] = True
     return tree
+
+
+def _rows_of(insert: exp.Insert) -> tuple[exp.Values | None, bool]:
+    """The VALUES rows of ``insert`` and whether they are a derived table (OR IGNORE's
+    filter, passes/ignore_rows.py: no DEFAULT there, a typed value instead)."""
+    source = insert.expression
+    if isinstance(source, exp.Values):
+        return source, False
+    if isinstance(source, exp.Select) and isinstance(source.args.get("from_"), exp.From):
+        derived = source.args["from_"].this
+        if isinstance(derived, exp.Values) and derived.alias == ignore_rows.ALIAS:
+            return derived, True
+    return None, False
+
+
+def _is_parameter(node: exp.Expression) -> bool:
+    return isinstance(node, exp.Placeholder) and (node.name or "").startswith(MARKER)
+
+
+def _or_next_id(param: exp.Expression, table: str, column: str) -> exp.Expression:
+    """``COALESCE(param, nextval(pg_get_serial_sequence('"table"', 'column')))``,
+    the names quoted as Connection._rewind_identity's upkeep quotes them."""
+    sequence = exp.Anonymous(this="pg_get_serial_sequence", expressions=[
+        exp.Literal.string('"' + table.replace('"', '""') + '"'), exp.Literal.string(column)])
+    next_id = exp.Anonymous(this="nextval", expressions=[sequence])  # text to regclass: an implicit cast
+    return exp.Coalesce(this=param, expressions=[next_id])

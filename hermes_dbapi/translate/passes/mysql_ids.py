@@ -23,10 +23,10 @@ from __future__ import annotations
 from sqlglot import exp
 
 from ..context import HIDDEN_ROWID, Context
-from .ignore_rows import derived_rows, key_match
+from .ignore_rows import ALIAS, derived_rows, key_match
 
 TARGET = "mysql_conflict_target"  # ctx.facts: the upsert's key columns; None for "any unique key"
-_ALIAS = "_hdb_ignore"  # the derived table of passes/ignore_rows.py
+_ALIAS = ALIAS
 _PROBE = "_hdb_probe"
 
 
