@@ -512,6 +512,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         if rows_too:
             returning_ids.take(raw)
             returning = backend.kind == "postgres"  # the identity upkeep below; MySQL's AUTO_INCREMENT moves itself
+        if translation.sets_rowid:
+            self._identity_past_updated(translation.table)
         if translation.conflict and (not translation.rows or (raw.inserted or 0) < translation.rows):
             self._rewind_identity(translation)  # skipped rows (OR IGNORE, upserts) neither
         raw.json_typed = translation.json_typed  # JSON1 values to decode (translate/passes/json.py)
@@ -546,6 +548,18 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             return  # ids the sequence itself handed out: it is already past them (no round trip)
         self._backend.advance_identity(translation.table, column, highest)
         self._identity_high[translation.table] = highest
+
+    def _identity_past_updated(self, table: str) -> None:
+        """PostgreSQL: an UPDATE that set rowids (``Translation.sets_rowid``) may have set
+        them past the identity sequence; SQLite's next automatic id is max + 1, so the
+        sequence moves on to the table's highest id (and back on a rollback, as after
+        an INSERT; an AUTOINCREMENT table's stays)."""
+        column = self._rowid_target(table)
+        if column is None:
+            return
+        self._tx.drew_ids(table, column, None if self._autoincrement(table) else 0)
+        self._backend.advance_identity(table, column)
+        self._identity_high.pop(table, None)
 
     def _identity_of(self, translation: Translation) -> tuple[str | None, bool, bool]:
         """(the table's rowid column, whether the INSERT may set it, AUTOINCREMENT),

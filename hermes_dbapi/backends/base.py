@@ -211,8 +211,9 @@ class Backend(ABC):
         """Run shim-internal reads in order; each one's rows (PostgreSQL: one round trip)."""
         return [self.query(sql, params) for sql, params in statements]
 
-    def advance_identity(self, table: str, column: str, value: int) -> None:
-        """Make the next automatic id of ``table`` larger than ``value`` (if needed)."""
+    def advance_identity(self, table: str, column: str, value: int | None = None) -> None:
+        """Make the next automatic id of ``table`` larger than ``value`` (None: than
+        the column's highest value), if needed."""
 
     def returns_inserted(self, driver_sql: str) -> bool:
         """Whether ``driver_sql`` (a one-row INSERT) may take ``RETURNING`` to give its row

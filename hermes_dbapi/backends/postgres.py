@@ -628,12 +628,18 @@ class PostgresBackend(faults.PgFaults, Backend):
         return [pg_text.decode_rows(r.fetchall(), pg_text.text_columns(r.pgresult)) if r.pgresult.nfields else []
                 for r in results]
 
-    def advance_identity(self, table: str, column: str, value: int) -> None:
-        """Move the identity sequence of ``table.column`` past ``value`` (never back)."""
+    def advance_identity(self, table: str, column: str, value: int | None = None) -> None:
+        """Move the identity sequence of ``table.column`` past ``value`` (None: the
+        column's highest value), never back."""
+        table_sql = '"' + table.replace('"', '""') + '"'
+        if value is None:
+            top, params = f'(SELECT max("{column.replace(chr(34), chr(34) * 2)}") FROM {table_sql})', (table_sql, column)
+        else:
+            top, params = "%s", (table_sql, column, value)
         self.query(
-            "SELECT setval(seq, %s) FROM (SELECT pg_get_serial_sequence(%s, %s)::regclass AS seq) s "
-            "WHERE %s > COALESCE(pg_sequence_last_value(s.seq), 0)",
-            (value, '"' + table.replace('"', '""') + '"', column, value),
+            f"SELECT setval(seq, top) FROM (SELECT pg_get_serial_sequence(%s, %s)::regclass AS seq, {top} AS top) s "
+            "WHERE top > COALESCE(pg_sequence_last_value(s.seq), 0)",
+            params,
         )
 
     def rewind_identity(self, table: str, column: str, floor: int = 0) -> None:

@@ -18,7 +18,7 @@ from sqlglot.errors import ParseError, TokenError
 
 from .. import errors
 from . import mysql_names
-from .context import Context
+from .context import HIDDEN_ROWID, Context
 from .generators import HermesSQLite, render
 from .params import scan
 from .passes import PASSES
@@ -47,6 +47,7 @@ class Translation:
     rows: int = 0  # INSERT … VALUES: the number of rows (0: unknown); see Connection._rewind_identity
     conflict: bool = False  # INSERT with ON CONFLICT (OR IGNORE, upserts): rows may be skipped
     rowid_coalesced: bool = False  # PostgreSQL: a NULL bound to the rowid column draws the next id (passes/insert_defaults.py)
+    sets_rowid: bool = False  # UPDATE whose SET assigns the rowid (PostgreSQL identity upkeep: Connection._identity_past_updated)
 
 
 def translate(sql: str, ctx: Context) -> Translation:
@@ -151,8 +152,22 @@ def _translate(sql: str, ctx: Context) -> Translation:
         upsert_update=bool(ctx.facts.get("upsert_update")),
         rowid_coalesced=bool(ctx.facts.get("rowid_coalesced")),
         after=after,
+        sets_rowid=_sets_rowid(tree, ctx),
         **_insert_facts(tree),
     )
+
+
+def _sets_rowid(tree: exp.Expression, ctx: Context) -> bool:
+    """PostgreSQL: whether an UPDATE assigns its table's rowid (``SET id = …``, or
+    ``SET rowid = …``, by now the hidden rowid column's name)."""
+    if ctx.is_mysql or not isinstance(tree, exp.Update) or not isinstance(tree.this, exp.Table):
+        return False  # MySQL's AUTO_INCREMENT follows an updated id by itself
+    assigned = {e.this.name.lower() for e in tree.expressions if isinstance(e, exp.EQ) and isinstance(e.this, exp.Column)}
+    if HIDDEN_ROWID.lower() in assigned:
+        return True
+    ctx.schema_dependent = True
+    alias = ctx.schema.rowid_column(tree.this.name)
+    return alias is not None and alias.lower() in assigned
 
 
 def _insert_facts(tree: exp.Expression) -> dict:

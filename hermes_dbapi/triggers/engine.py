@@ -150,6 +150,8 @@ class Runner:
                             table=tr.table)
             if returning and raw.lastrowid is not None:
                 conn._advance_identity(tr, raw)
+            if tr.sets_rowid:
+                conn._identity_past_updated(tr.table)
             return raw.rowcount, raw.lastrowid
         except sqlite3.IntegrityError as exc:
             raise self._integrity_error(text, values, exc) from None

@@ -263,6 +263,7 @@ ROLLED_BACK_IDS = {  # SQLite hands the ids of rolled-back rows out again (max +
     "drop_rolled_back": ["BEGIN", INSERT_B, "DROP TABLE t", "ROLLBACK", INSERT_B, IDS],
     "executemany": ["BEGIN", ("many", "INSERT INTO t(name) VALUES (?)", [("x",), ("y",)]), "ROLLBACK", INSERT_A, IDS],
     "explicit_id": ["BEGIN", "INSERT INTO t(id, name) VALUES (50, 'x')", "ROLLBACK", INSERT_A, IDS],
+    "updated_id": ["BEGIN", "UPDATE t SET id = 50 WHERE name = 'a'", "ROLLBACK", INSERT_A, IDS],
     "trigger_insert": [
         "CREATE TABLE log(id INTEGER PRIMARY KEY, what TEXT)",
         "CREATE TRIGGER t_log AFTER INSERT ON t BEGIN INSERT INTO log(what) VALUES (new.name); END",
