@@ -500,9 +500,9 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         if translation.is_ddl:
             self._run_ddl(cursor, sql, translation, params)
             return
-        driver_sql, returning = self._with_rowid(translation)
-        rows_too = translation.is_insert and translation.returns_rows and driver_sql is translation.sql
-        if rows_too:  # INSERT … RETURNING: the rowids come as a last column (returning_ids.py)
+        driver_sql, returning = self._with_rowid(translation)  # leaves a statement with RETURNING as it is
+        rows_too = False
+        if translation.is_insert and translation.returns_rows:  # its rowids come as a last column (returning_ids.py)
             driver_sql, rows_too = self._returning_rowid_too(translation)
         try:
             backend.execute(raw, driver_sql, params, returning_rowid=returning, table=translation.table)
@@ -629,7 +629,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
 
     def _returning_rowid_too(self, translation: Translation) -> tuple[str, bool]:
         """An INSERT … RETURNING's SQL with the rowid column returned last, and whether it is."""
-        key = (translation.sql, translation.table)
+        key = (translation.sql, translation.table, "rows")
         cached = self._rowid_sql.get(key)
         if cached is None:
             column = self._rowid_target(translation.table)

@@ -42,6 +42,10 @@ _MAX_CARRIED = 64  # deferred writes and lazy commands waiting for the next stat
 _T = TypeVar("_T")
 
 
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
 def _has_deferred(commands: Sequence[pg_direct.Carried]) -> bool:
     """Whether deferred writes (with parameters: no simple query) are among ``commands``."""
     return any(type(c) is not bytes for c in commands)
@@ -631,9 +635,9 @@ class PostgresBackend(faults.PgFaults, Backend):
     def advance_identity(self, table: str, column: str, value: int | None = None) -> None:
         """Move the identity sequence of ``table.column`` past ``value`` (None: the
         column's highest value), never back."""
-        table_sql = '"' + table.replace('"', '""') + '"'
+        table_sql = _quote(table)
         if value is None:
-            top, params = f'(SELECT max("{column.replace(chr(34), chr(34) * 2)}") FROM {table_sql})', (table_sql, column)
+            top, params = f"(SELECT max({_quote(column)}) FROM {table_sql})", (table_sql, column)
         else:
             top, params = "%s", (table_sql, column, value)
         self.query(
@@ -651,8 +655,8 @@ class PostgresBackend(faults.PgFaults, Backend):
         table is in flight; held to the end of the transaction, as SQLite's write
         lock is): when another transaction writes the table, the ids keep their
         gap.  Outside a transaction the DO block is its own.  Best effort."""
-        table_sql = '"' + table.replace('"', '""') + '"'
-        column_sql = '"' + column.replace('"', '""') + '"'
+        table_sql = _quote(table)
+        column_sql = _quote(column)
         sequence = "pg_get_serial_sequence('" + table_sql.replace("'", "''") + "', '" + column.replace("'", "''") + "')"
         target = f"GREATEST(COALESCE((SELECT max({column_sql}) FROM {table_sql}), 0), {int(floor)})"
         # one round trip; the lock only when the sequence is past the target (a DO block: no parameters)

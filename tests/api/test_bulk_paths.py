@@ -3,6 +3,8 @@ multi-row INSERT) or are turned away from them: same results as sqlite3."""
 
 from __future__ import annotations
 
+import pytest
+
 from .harness import attempt
 
 CREATE = "CREATE TABLE b(id INTEGER PRIMARY KEY, s TEXT, n INTEGER, r REAL, x BLOB, u)"
@@ -101,3 +103,17 @@ def test_bulk_infinities_and_negative_zero(diff):
 def test_bulk_unencodable_text_keeps_earlier_items(diff):
     """sqlite3 binds item by item: the items before a lone surrogate are stored."""
     diff.check(lambda side: _run(side, [(AUTO, [("ok", 1), ("bad \ud800", 2)])]))
+
+
+def test_bulk_explicit_ids_go_through_copy(backend):
+    """PostgreSQL: an id column bound in VALUES is COALESCE(%s, nextval(...)) (a NULL takes
+    the next id); such a batch still goes through COPY when every id is given."""
+    if backend.name != "postgres":
+        pytest.skip("PostgreSQL's COPY path")
+    conn = backend.connect(backend.path("copy.db"), isolation_level=None)
+    conn.execute(CREATE)
+    conn.executemany(EXPLICIT, [(i, f"e{i}", i) for i in range(1, 51)])
+    plans = [plan for (sql, _count), plan in conn._backend._copy_plans.items() if "NEXTVAL" in sql]
+    assert plans and plans[0] is not None and plans[0].rowid == 0
+    conn.executemany(EXPLICIT, [(None, "auto", 0)])
+    assert conn.execute("SELECT max(id) FROM b").fetchone() == (51,)
