@@ -763,6 +763,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         """Run a bound batch; on failure keep the items before the failing one."""
         raw = cursor._raw_cursor()
         driver_sql, returning = self._with_rowid(translation)
+        if translation.is_insert and translation.returns_rows and self._backend.kind == "postgres":
+            driver_sql, returning = self._returning_rowid_too(translation)  # executemany keeps the ids, not the rows
         try:
             self._backend.executemany(
                 raw, driver_sql, batch, table=translation.table, returning_rowid=returning, profile=profile

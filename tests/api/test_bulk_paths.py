@@ -117,3 +117,16 @@ def test_bulk_explicit_ids_go_through_copy(backend):
     assert plans and plans[0] is not None and plans[0].rowid == 0
     conn.executemany(EXPLICIT, [(None, "auto", 0)])
     assert conn.execute("SELECT max(id) FROM b").fetchone() == (51,)
+
+
+def test_bulk_returning_explicit_ids_then_automatic(diff):
+    """An executemany INSERT … RETURNING of explicit ids moves the next automatic id on
+    (PostgreSQL: the identity sequence; it collided before).  The rowcount is left out:
+    sqlite3 reports its own for RETURNING statements."""
+    def run(side):
+        conn = side.connect(isolation_level=None)
+        conn.execute(CREATE)
+        conn.executemany("INSERT INTO b(id, s) VALUES (?, ?) RETURNING s", [(20, "x"), (30, "y")])
+        conn.execute("INSERT INTO b(s) VALUES ('after')")
+        return conn.execute(COUNTERS).fetchone()[0], conn.execute(ROWS).fetchall()
+    diff.check(run)
