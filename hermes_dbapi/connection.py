@@ -501,14 +501,18 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             self._run_ddl(cursor, sql, translation, params)
             return
         driver_sql, returning = self._with_rowid(translation)  # leaves a statement with RETURNING as it is
-        rows_too = False
+        rows_too = ids_too = False
         if translation.is_insert and translation.returns_rows:  # its rowids come as a last column (returning_ids.py)
             driver_sql, rows_too = self._returning_rowid_too(translation)
+        elif translation.is_insert and backend.kind == "mysql":
+            driver_sql, ids_too = self._returning_ids(translation)
         try:
             backend.execute(raw, driver_sql, params, returning_rowid=returning, table=translation.table)
         except sqlite3.Error:
             self._rewind_identity(translation)  # a failed INSERT uses up no id in SQLite
             raise
+        if ids_too:
+            returning_ids.take_ids(raw)
         if rows_too:
             returning_ids.take(raw)
             returning = backend.kind == "postgres"  # the identity upkeep below; MySQL's AUTO_INCREMENT moves itself
@@ -635,6 +639,21 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             column = self._rowid_target(translation.table)
             found = returning_ids.with_rowid(translation, column, self._backend.kind) if column else None
             cached = self._rowid_sql[key] = found or translation.sql
+        return cached, cached is not translation.sql
+
+    def _returning_ids(self, translation: Translation) -> tuple[str, bool]:
+        """MariaDB: the SQL of an INSERT of several rows (VALUES or a SELECT) that lists
+        the rowid column, returning its rowids (then lastrowid is the last row's, as in
+        SQLite), and whether it does; any other INSERT as it is."""
+        if translation.rows == 1 or translation.conflict:
+            return translation.sql, False  # one row: the OK packet's id is it; upserts run row by row
+        key = (translation.sql, translation.table, "ids")
+        cached = self._rowid_sql.get(key)
+        if cached is None:
+            column = self._rowid_target(translation.table)
+            listed = translation.listed
+            given = column is not None and (listed is None or column.lower() in (c.lower() for c in listed))
+            cached = self._rowid_sql[key] = returning_ids.ids_only(translation, column) if given else translation.sql
         return cached, cached is not translation.sql
 
     def _rowid_target(self, table: str) -> str | None:

@@ -39,3 +39,19 @@ def take(raw: Any) -> None:
     raw.inserted = len(ids)
     if ids:
         raw.lastrowid, raw.max_rowid, raw.min_rowid = ids[-1], max(ids), min(ids)
+
+
+def ids_only(translation: Translation, column: str) -> str:
+    """MariaDB: ``translation``'s INSERT returning just its rowids.  Its OK packet
+    names the first id the statement generated, or the last explicit one when it
+    generated none; SQLite's lastrowid is the last row's either way."""
+    return f"{translation.sql} RETURNING {mysql_names.encode('`' + column.replace('`', '``') + '`')}"
+
+
+def take_ids(raw: Any) -> None:
+    """``raw``'s rowid facts from a result of rowids only; no result is left to fetch."""
+    ids = [row[-1] for row in raw.fetchall()]
+    raw.load(None, [])
+    raw.rowcount = raw.inserted = len(ids)
+    if ids:
+        raw.lastrowid, raw.max_rowid, raw.min_rowid = ids[-1], max(ids), min(ids)

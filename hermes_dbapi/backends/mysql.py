@@ -271,7 +271,7 @@ class MySQLBackend(faults.MyFaults, Backend):
         elif raw.lastrowid:
             # the OK packet names the first id of a multi-row insert; SQLite the last
             inserted = _rows_inserted(raw) if counted else None
-            written = inserted if inserted is not None else cursor.rowcount if skipped else raw.rowcount
+            written = inserted if inserted is not None else cursor.rowcount  # REPLACE: its deletes are not counted
             cursor.lastrowid = _signed(raw.lastrowid) + max(written, 1) - 1
 
     def executemany(
