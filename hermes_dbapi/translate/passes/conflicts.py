@@ -15,9 +15,9 @@ SQLite semantics and what each backend can honour:
   not listed taking their defaults.  MySQL: ``REPLACE`` (same delete+insert).
   PG: ``ON CONFLICT (<key>) DO UPDATE SET <every column> = EXCLUDED.<column>``;
   EXCLUDED already holds the defaults of unlisted columns.  PG takes one
-  arbiter key: with several unique keys we pick the primary key (or the first
-  key whose columns the INSERT lists); a conflict on another key then raises
-  IntegrityError instead of replacing (loud, never silent).
+  arbiter key and one row per key: with several unique keys, or rows from a
+  SELECT (which may meet each other), a DELETE in WITH does SQLite's deletes
+  first (:mod:`.replace_rows`).
 * Upserts: PG keeps SQLite's syntax but rejects sqlglot's ``NULLS FIRST`` in the
   conflict target.  MySQL has ``ON DUPLICATE KEY UPDATE`` (target ignored: any
   unique key fires), ``excluded.c`` → ``VALUES(c)``, ``t.c`` → ``c``, and a
@@ -35,7 +35,7 @@ from sqlglot import exp
 
 from ... import errors
 from ..context import HIDDEN_ROWID, Context
-from . import ignore_rows, mysql_ids
+from . import ignore_rows, mysql_ids, replace_rows
 
 SKIPPED = "@hermes_skipped"  # the backend reads and resets it after the statement
 _WHEN = "@hermes_when"  # an upsert's DO UPDATE … WHERE, evaluated once per row (MySQL)
@@ -151,6 +151,10 @@ def insert_or(tree: exp.Expression, ctx: Context) -> exp.Expression:
     listed = _insert_columns(tree)
     if not keys:
         return tree  # no unique key: a plain INSERT cannot conflict
+    if len(keys) > 1 or not isinstance(tree.expression, exp.Values):  # more than one arbiter could say
+        rewritten = replace_rows.rewrite(tree, ctx, table, listed or _all_columns(ctx, table), keys)
+        if rewritten is not None:
+            return rewritten
     usable = [k for k in keys if listed is None or all(c in listed for c in k[0])] or keys
     columns, predicate, _pk = usable[0]
     conflict = exp.OnConflict(

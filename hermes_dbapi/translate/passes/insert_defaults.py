@@ -46,7 +46,7 @@ def pg_null_rowid(tree: exp.Expression, ctx: Context) -> exp.Expression:
             if isinstance(value, exp.Null) and not derived:
                 value.replace(exp.var("DEFAULT"))
             elif isinstance(value, exp.Null) or _is_parameter(value):
-                value.replace(_or_next_id(value.copy(), table.name, column))
+                value.replace(or_next_id(value.copy(), table.name, column))
                 ctx.facts["rowid_coalesced"] = True
     return tree
 
@@ -68,7 +68,7 @@ def _is_parameter(node: exp.Expression) -> bool:
     return isinstance(node, exp.Placeholder) and (node.name or "").startswith(MARKER)
 
 
-def _or_next_id(param: exp.Expression, table: str, column: str) -> exp.Expression:
+def or_next_id(param: exp.Expression, table: str, column: str) -> exp.Expression:
     """``COALESCE(param, nextval(pg_get_serial_sequence('"table"', 'column')))``,
     the names quoted as Connection._rewind_identity's upkeep quotes them."""
     sequence = exp.Anonymous(this="pg_get_serial_sequence", expressions=[
