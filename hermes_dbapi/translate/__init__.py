@@ -21,7 +21,7 @@ from . import mysql_names
 from .context import HIDDEN_ROWID, Context
 from .generators import HermesSQLite, render
 from .params import scan
-from .passes import PASSES
+from .passes import PASSES, ignore_rows
 from .typenames import normalize
 
 _DML = (exp.Insert, exp.Update, exp.Delete)
@@ -179,7 +179,8 @@ def _insert_facts(tree: exp.Expression) -> dict:
     source = tree.expression
     if isinstance(source, exp.Select) and isinstance(source.args.get("from_"), exp.From):
         source = source.args["from_"].this  # passes/ignore_rows.py: SELECT * FROM (VALUES …) WHERE …
-    rows = len(source.expressions) if isinstance(source, exp.Values) else 0
+    typed = ignore_rows.typed_row_values(source)  # … or its PostgreSQL form
+    rows = len(source.expressions) if isinstance(source, exp.Values) else len(typed) if typed else 0
     return {"listed": listed, "rows": rows, "conflict": tree.args.get("conflict") is not None}
 
 

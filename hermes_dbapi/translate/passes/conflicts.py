@@ -58,6 +58,28 @@ def _mysql_no_op(tree: exp.Insert, ctx: Context) -> None:
     table = _table_name(tree)  # qualified: an INSERT … SELECT source may have a column of that name
     assignment = exp.EQ(this=exp.column(names[0], table=table), expression=_counted(names[0], table))
     tree.set("conflict", exp.OnConflict(duplicate=True, expressions=[assignment], action=exp.var("UPDATE")))
+    _mysql_own_rows(tree)
+
+
+_ALL_ROWS = exp.Literal.number("18446744073709551615")
+
+
+def _mysql_own_rows(insert: exp.Insert) -> None:
+    """An ``INSERT … SELECT`` that reads its own table names it twice for ``ON
+    DUPLICATE KEY UPDATE`` ("Column 't.id' in UPDATE is ambiguous"): the rows come
+    through a derived table instead, as MySQL's manual advises (with a LIMIT, or
+    MariaDB drops the ORDER BY that decides which duplicate is kept)."""
+    source = insert.expression
+    table = _table_name(insert).lower()
+    if not isinstance(source, (exp.Select, exp.Union)) or not table:
+        return
+    if not any(t.alias_or_name.lower() == table for t in source.find_all(exp.Table)):
+        return
+    rows = source.copy()
+    if rows.args.get("order") is not None and rows.args.get("limit") is None:
+        rows = rows.limit(_ALL_ROWS.copy())
+    derived = exp.Subquery(this=rows, alias=exp.TableAlias(this=exp.to_identifier("_hdb_rows")))
+    insert.set("expression", exp.select("*").from_(derived))
 
 
 def _table_name(insert: exp.Insert) -> str:
@@ -209,6 +231,7 @@ def upsert(tree: exp.Expression, ctx: Context) -> exp.Expression:
             value = exp.If(this=cond, true=value, false=keep)
         assignments.append(exp.EQ(this=exp.column(target.name), expression=value))
     tree.set("conflict", exp.OnConflict(duplicate=True, expressions=assignments, action=exp.var("UPDATE")))
+    _mysql_own_rows(tree)
     return tree
 
 

@@ -100,17 +100,44 @@ def filter_rows(insert: exp.Insert, ctx: Context, keys: list | None = None) -> N
             conditions.append(absent)
     if not conditions:
         return
-    select = exp.select("*").from_(derived_rows(values)).where(exp.and_(*conditions))
-    insert.set("expression", select)
+    rows = derived_rows(values) if ctx.is_mysql else typed_rows(values, table.name, listed)
+    insert.set("expression", exp.select("*").from_(rows).where(exp.and_(*conditions)))
+
+
+def _alias(width: int) -> exp.TableAlias:
+    names = [exp.to_identifier(f"_hdb_c{i}") for i in range(width)]
+    return exp.TableAlias(this=exp.to_identifier(ALIAS), columns=names)
 
 
 def derived_rows(values: exp.Values) -> exp.Values:
     """A copy of ``values`` as the derived table ``_hdb_ignore(_hdb_c0, _hdb_c1, …)``."""
     derived = values.copy()
-    width = len(values.expressions[0].expressions)
-    names = [exp.to_identifier(f"_hdb_c{i}") for i in range(width)]
-    derived.set("alias", exp.TableAlias(this=exp.to_identifier(ALIAS), columns=names))
+    derived.set("alias", _alias(len(values.expressions[0].expressions)))
     return derived
+
+
+def typed_rows(values: exp.Values, table: str, columns: list[str]) -> exp.Subquery:
+    """``values`` as the derived table ``_hdb_ignore(…)`` whose columns have the types of
+    ``table``'s ``columns`` (PostgreSQL: in a VALUES list a NULL or a bound value is
+    text, which an INTEGER column refuses): a SELECT per row after an empty one of
+    the columns, ``(SELECT "a", "b" FROM t LIMIT 0) UNION ALL SELECT … UNION ALL …``."""
+    typed: exp.Query = exp.select(*[exp.column(c, quoted=True) for c in columns]).from_(
+        exp.to_table(table, quoted=True)).limit(0)
+    for row in values.expressions:
+        typed = exp.union(typed, exp.select(*[v.copy() for v in row.expressions]), distinct=False)
+    return exp.Subquery(this=typed, alias=_alias(len(columns)))
+
+
+def typed_row_values(derived: exp.Expression) -> list[list[exp.Expression]] | None:
+    """The value expressions of each row of a :func:`typed_rows` table; None for any other."""
+    if not isinstance(derived, exp.Subquery) or derived.alias != ALIAS:
+        return None
+    rows: list[list[exp.Expression]] = []
+    node = derived.this
+    while isinstance(node, exp.Union):
+        rows.append(list(node.expression.expressions))
+        node = node.this
+    return rows[::-1]
 
 
 def key_match(qualifier: str, columns: list, slot: dict[str, exp.Expression]) -> exp.Expression | None:

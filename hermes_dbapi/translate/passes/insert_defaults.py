@@ -22,8 +22,8 @@ from . import ignore_rows
 def pg_null_rowid(tree: exp.Expression, ctx: Context) -> exp.Expression:
     if ctx.is_mysql or not isinstance(tree, exp.Insert):
         return tree
-    values, derived = _rows_of(tree)
-    if values is None:
+    rows, derived = _rows_of(tree)
+    if rows is None:
         return tree
     target = tree.this
     table = target.this if isinstance(target, exp.Schema) else target
@@ -40,9 +40,9 @@ def pg_null_rowid(tree: exp.Expression, ctx: Context) -> exp.Expression:
     if column.lower() not in names:
         return tree
     position = names.index(column.lower())
-    for row in values.expressions:
-        if isinstance(row, exp.Tuple) and position < len(row.expressions):
-            value = row.expressions[position]
+    for row in rows:
+        if position < len(row):
+            value = row[position]
             if isinstance(value, exp.Null) and not derived:
                 value.replace(exp.var("DEFAULT"))
             elif isinstance(value, exp.Null) or _is_parameter(value):
@@ -51,16 +51,17 @@ def pg_null_rowid(tree: exp.Expression, ctx: Context) -> exp.Expression:
     return tree
 
 
-def _rows_of(insert: exp.Insert) -> tuple[exp.Values | None, bool]:
-    """The VALUES rows of ``insert`` and whether they are a derived table (OR IGNORE's
-    filter, passes/ignore_rows.py: no DEFAULT there, a typed value instead)."""
+def _rows_of(insert: exp.Insert) -> tuple[list[list[exp.Expression]] | None, bool]:
+    """The value expressions of each VALUES row of ``insert`` and whether they are a
+    derived table (OR IGNORE's filter, passes/ignore_rows.py: no DEFAULT there, a
+    typed value instead)."""
     source = insert.expression
     if isinstance(source, exp.Values):
-        return source, False
+        return [list(row.expressions) for row in source.expressions if isinstance(row, exp.Tuple)], False
     if isinstance(source, exp.Select) and isinstance(source.args.get("from_"), exp.From):
-        derived = source.args["from_"].this
-        if isinstance(derived, exp.Values) and derived.alias == ignore_rows.ALIAS:
-            return derived, True
+        rows = ignore_rows.typed_row_values(source.args["from_"].this)
+        if rows is not None:
+            return rows, True
     return None, False
 
 

@@ -97,8 +97,13 @@ def rewrite(insert: exp.Insert, ctx: Context, table: str, names: list[str], keys
     rows = exp.Subquery(this=source.copy())
     rows.set("alias", exp.TableAlias(this=exp.to_identifier(_ROWS),
                                      columns=[exp.to_identifier(f"_hdb_c{i}") for i in range(width)]))
-    numbered = exp.select(*[_slot(i, _ROWS) for i in range(width)],
-                          exp.alias_(exp.Window(this=exp.RowNumber()), _ORDER)).from_(rows)
+    drawn: list[exp.Expression] = [_slot(i, _ROWS) for i in range(width)]
+    rowid = ctx.schema.rowid_column(table)
+    if rowid is not None and rowid.lower() in slots:  # a NULL id: the next one, drawn in order as SQLite does
+        at = slots[rowid.lower()]
+        drawn[at] = exp.alias_(or_next_id(drawn[at], table, rowid), f"_hdb_c{at}")
+        ctx.facts["rowid_coalesced"] = True
+    numbered = exp.select(*drawn, exp.alias_(exp.Window(this=exp.RowNumber()), _ORDER)).from_(rows)
     probe = exp.select("1").from_(_SRC).where(exists_gone)
     delete = exp.Delete(this=exp.to_table(table, quoted=True), where=exp.Where(this=exp.Exists(this=probe)),
                         returning=exp.Returning(expressions=[exp.Literal.number(1)]))
@@ -106,13 +111,7 @@ def rewrite(insert: exp.Insert, ctx: Context, table: str, names: list[str], keys
         exp.and_(exp.GT(this=exp.column(_ORDER, table=_LATER), expression=exp.column(_ORDER, table=_NEW)), later))
     first = exp.GTE(this=exp.Subquery(this=exp.select(exp.Count(this=exp.Star())).from_(_GONE)),
                     expression=exp.Literal.number(0))
-    values = [_slot(i, _NEW) for i in range(width)]
-    rowid = ctx.schema.rowid_column(table)
-    if rowid is not None and rowid.lower() in slots:  # a NULL id: the next one, as in SQLite
-        at = slots[rowid.lower()]
-        values[at] = or_next_id(values[at], table, rowid)
-        ctx.facts["rowid_coalesced"] = True
-    select = (exp.select(*values).from_(exp.alias_(exp.to_table(_SRC), _NEW, table=True))
+    select = (exp.select(*[_slot(i, _NEW) for i in range(width)]).from_(exp.alias_(exp.to_table(_SRC), _NEW, table=True))
               .where(exp.and_(exp.Not(this=exp.Exists(this=newer)), first))
               .order_by(exp.column(_ORDER, table=_NEW)))
     insert.set("with_", exp.With(expressions=[  # a DELETE in WITH must be the statement's own

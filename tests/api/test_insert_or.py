@@ -1,8 +1,12 @@
-"""INSERT OR REPLACE deletes every row the new one meets on any unique key, then inserts it.
+"""INSERT OR REPLACE / OR IGNORE: SQLite's conflict resolution, in the servers' words.
 
-PostgreSQL's ON CONFLICT names one key and touches a row once: these cases
+OR REPLACE deletes every row the new one meets on any unique key, then inserts
+it.  PostgreSQL's ON CONFLICT names one key and touches a row once: these cases
 meet rows on a second key, on a partial index, and each other in a SELECT
-(the table rebuild that dedups: translate/passes/replace_rows.py)."""
+(the table rebuild that dedups: translate/passes/replace_rows.py).  OR IGNORE
+rows pass a filter first (translate/passes/ignore_rows.py), whose values must
+keep their columns' types; and MariaDB's ON DUPLICATE KEY UPDATE must not name
+the table twice when the rows come from that table."""
 
 import pytest
 
@@ -47,6 +51,11 @@ CASES = {
         ("script", "INSERT OR REPLACE INTO r VALUES (7, 'q', '1'), (8, 'q', '2'), (7, 'w', '3')"),
         "SELECT * FROM r ORDER BY id",
     ],
+    "null_id_drawn_then_met_by_an_explicit_one": [  # the NULL takes max + 1, which the next row names
+        ("script", "INSERT OR REPLACE INTO r VALUES (NULL, 'q', '1'), (4, 'w', '2')"),
+        "INSERT INTO r(k) VALUES ('next')",
+        "SELECT * FROM r ORDER BY id",
+    ],
     "failed_replace_changes_nothing": [
         "CREATE TABLE n(id INTEGER PRIMARY KEY, k TEXT UNIQUE, v TEXT NOT NULL CHECK (v <> 'bad'))",
         ("commit",),
@@ -61,6 +70,45 @@ CASES = {
 
 @pytest.mark.parametrize("steps", CASES.values(), ids=CASES.keys())
 def test_replace(diff, steps):
+    diff.steps(KEYS + steps)
+
+
+IGNORE = {
+    "null_into_typed_columns": [
+        "CREATE TABLE n(id INTEGER PRIMARY KEY, k TEXT UNIQUE, i INT, r REAL, b BLOB)",
+        ("commit",),
+        ("sql", "INSERT OR IGNORE INTO n(k, i) VALUES (?, ?)", ("a", None)),
+        ("sql", "INSERT OR IGNORE INTO n(k, i, r, b) VALUES (?, ?, ?, ?)", ("b", None, None, None)),
+        "INSERT OR IGNORE INTO n(k, i) VALUES ('c', NULL)",
+        "INSERT OR IGNORE INTO n(k, i, r) VALUES ('d', NULL, NULL), ('e', 1, 2.5), ('a', 7, NULL)",
+        ("sql", "INSERT OR IGNORE INTO n(k, i) VALUES (?, ?)", ("a", 5)),
+        "SELECT * FROM n ORDER BY id",
+    ],
+    "nulls_in_a_two_column_key": [  # NULLs never meet: every such row is inserted
+        "CREATE TABLE u(k TEXT, v INT, UNIQUE(k, v))",
+        ("commit",),
+        "INSERT OR IGNORE INTO u VALUES (NULL, NULL)",
+        ("sql", "INSERT OR IGNORE INTO u VALUES (?, ?)", (None, None)),
+        ("sql", "INSERT OR IGNORE INTO u VALUES (?, ?)", ("a", 1)),
+        ("sql", "INSERT OR IGNORE INTO u VALUES (?, ?)", ("a", 1)),
+        "SELECT k, v FROM u ORDER BY k, v",
+    ],
+    "rows_from_its_own_table": [
+        "INSERT OR IGNORE INTO r(k, v) SELECT k || 'y', v FROM r ORDER BY id DESC",
+        "INSERT OR IGNORE INTO r SELECT * FROM r",
+        "INSERT OR IGNORE INTO r(k, v) SELECT k || 'z', v FROM r AS x ORDER BY x.id LIMIT 2",
+        "SELECT * FROM r ORDER BY id",
+    ],
+    "upsert_rows_from_its_own_table": [
+        "INSERT INTO r(k, v) SELECT k, 'again' FROM r WHERE id = 1 ON CONFLICT(k) DO UPDATE SET v = r.v || excluded.v",
+        "INSERT INTO r(id, k, v) SELECT id, k, v || '!' FROM r WHERE id <= 2 ON CONFLICT(id) DO UPDATE SET v = excluded.v",
+        "SELECT * FROM r ORDER BY id",
+    ],
+}
+
+
+@pytest.mark.parametrize("steps", IGNORE.values(), ids=IGNORE.keys())
+def test_ignore(diff, steps):
     diff.steps(KEYS + steps)
 
 
