@@ -21,6 +21,7 @@ from . import (
     datetime,
     ddl,
     functions,
+    implicit_order,
     insert_defaults,
     json,
     limits,
@@ -44,6 +45,7 @@ _SQL: list[Pass] = [
     conflicts.insert_or,
     conflicts.upsert,
     mysql_ids.existing_ids,  # after the ON DUPLICATE KEY UPDATE is made
+    implicit_order.implicit_order,  # before rowid_alias: it orders by rowid
     rowid.rowid_alias,
     queries.derived_aliases,
     queries.order_by_source_columns,
