@@ -646,7 +646,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         the rowid column, returning its rowids (then lastrowid is the last row's, as in
         SQLite), and whether it does; any other INSERT as it is."""
         if translation.rows == 1 or translation.conflict:
-            return translation.sql, False  # one row: the OK packet's id is it; upserts run row by row
+            return translation.sql, False  # one row: the OK packet names it; OR IGNORE/upserts: a counted no-op
         key = (translation.sql, translation.table, "ids")
         cached = self._rowid_sql.get(key)
         if cached is None:

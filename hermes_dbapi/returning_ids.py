@@ -25,7 +25,18 @@ def with_rowid(translation: Translation, column: str, kind: str) -> str | None:
         return f"{translation.sql}, {returned}"
     if translation.conflict:
         return None
-    return f"{translation.sql}, {mysql_names.encode('`' + column.replace('`', '``') + '`')}"
+    return f"{translation.sql}, {_my_column(column)}"
+
+
+def _my_column(column: str) -> str:
+    return mysql_names.encode("`" + column.replace("`", "``") + "`")
+
+
+def _note(raw: Any, ids: list[int]) -> None:
+    """The rowid facts the backends set after a plain INSERT, from the ids it returned."""
+    raw.inserted = len(ids)
+    if ids:
+        raw.lastrowid, raw.max_rowid, raw.min_rowid = ids[-1], max(ids), min(ids)
 
 
 def take(raw: Any) -> None:
@@ -36,22 +47,19 @@ def take(raw: Any) -> None:
     ids = [row[-1] for row in rows if row[-1] is not None]  # None: an upsert's update
     raw.load(names[:-1], [row[:-1] for row in rows])
     raw.rowcount = rowcount
-    raw.inserted = len(ids)
-    if ids:
-        raw.lastrowid, raw.max_rowid, raw.min_rowid = ids[-1], max(ids), min(ids)
+    _note(raw, ids)
 
 
 def ids_only(translation: Translation, column: str) -> str:
     """MariaDB: ``translation``'s INSERT returning just its rowids.  Its OK packet
     names the first id the statement generated, or the last explicit one when it
     generated none; SQLite's lastrowid is the last row's either way."""
-    return f"{translation.sql} RETURNING {mysql_names.encode('`' + column.replace('`', '``') + '`')}"
+    return f"{translation.sql} RETURNING {_my_column(column)}"
 
 
 def take_ids(raw: Any) -> None:
     """``raw``'s rowid facts from a result of rowids only; no result is left to fetch."""
     ids = [row[-1] for row in raw.fetchall()]
     raw.load(None, [])
-    raw.rowcount = raw.inserted = len(ids)
-    if ids:
-        raw.lastrowid, raw.max_rowid, raw.min_rowid = ids[-1], max(ids), min(ids)
+    raw.rowcount = len(ids)
+    _note(raw, ids)

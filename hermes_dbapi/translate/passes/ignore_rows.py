@@ -104,9 +104,9 @@ def filter_rows(insert: exp.Insert, ctx: Context, keys: list | None = None) -> N
     insert.set("expression", exp.select("*").from_(rows).where(exp.and_(*conditions)))
 
 
-def _alias(width: int) -> exp.TableAlias:
+def _alias(width: int, name: str = ALIAS) -> exp.TableAlias:
     names = [exp.to_identifier(f"_hdb_c{i}") for i in range(width)]
-    return exp.TableAlias(this=exp.to_identifier(ALIAS), columns=names)
+    return exp.TableAlias(this=exp.to_identifier(name), columns=names)
 
 
 def derived_rows(values: exp.Values) -> exp.Values:
@@ -116,8 +116,8 @@ def derived_rows(values: exp.Values) -> exp.Values:
     return derived
 
 
-def typed_rows(values: exp.Values, table: str, columns: list[str]) -> exp.Subquery:
-    """``values`` as the derived table ``_hdb_ignore(…)`` whose columns have the types of
+def typed_rows(values: exp.Values, table: str, columns: list[str], alias: str = ALIAS) -> exp.Subquery:
+    """``values`` as the derived table ``_hdb_ignore(…)`` (or ``alias``) whose columns have the types of
     ``table``'s ``columns`` (PostgreSQL: in a VALUES list a NULL or a bound value is
     text, which an INTEGER column refuses): a SELECT per row after an empty one of
     the columns, ``(SELECT "a", "b" FROM t LIMIT 0) UNION ALL SELECT … UNION ALL …``."""
@@ -125,7 +125,7 @@ def typed_rows(values: exp.Values, table: str, columns: list[str]) -> exp.Subque
         exp.to_table(table, quoted=True)).limit(0)
     for row in values.expressions:
         typed = exp.union(typed, exp.select(*[v.copy() for v in row.expressions]), distinct=False)
-    return exp.Subquery(this=typed, alias=_alias(len(columns)))
+    return exp.Subquery(this=typed, alias=_alias(len(columns), alias))
 
 
 def typed_row_values(derived: exp.Expression) -> list[list[exp.Expression]] | None:

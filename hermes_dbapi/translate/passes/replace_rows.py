@@ -28,6 +28,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from ..context import Context
+from .ignore_rows import typed_rows
 from .insert_defaults import or_next_id
 
 _SRC, _GONE, _NEW, _LATER, _ROWS, _ORDER = "_hdb_src", "_hdb_gone", "_hdb_new", "_hdb_later", "_hdb_s", "_hdb_n"
@@ -90,13 +91,10 @@ def rewrite(insert: exp.Insert, ctx: Context, table: str, names: list[str], keys
         return None
     width = len(names)
     if isinstance(source, exp.Values):  # typed by the table's columns (a VALUES list makes a bound NULL text)
-        typed = exp.select(*[exp.column(n, quoted=True) for n in names]).from_(exp.to_table(table, quoted=True))
-        source = typed.limit(0)
-        for row in source_rows:
-            source = exp.union(source, exp.select(*[v.copy() for v in row.expressions]), distinct=False)
-    rows = exp.Subquery(this=source.copy())
-    rows.set("alias", exp.TableAlias(this=exp.to_identifier(_ROWS),
-                                     columns=[exp.to_identifier(f"_hdb_c{i}") for i in range(width)]))
+        rows = typed_rows(source, table, names, _ROWS)
+    else:
+        columns = [exp.to_identifier(f"_hdb_c{i}") for i in range(width)]
+        rows = exp.Subquery(this=source.copy(), alias=exp.TableAlias(this=exp.to_identifier(_ROWS), columns=columns))
     drawn: list[exp.Expression] = [_slot(i, _ROWS) for i in range(width)]
     rowid = ctx.schema.rowid_column(table)
     if rowid is not None and rowid.lower() in slots:  # a NULL id: the next one, drawn in order as SQLite does
