@@ -3,7 +3,8 @@
 SQL leaves it undefined; SQLite's is the order of its scan, which applications
 lean on.  Each case first disturbs the servers' own order: an UPDATE moves a
 PostgreSQL row to the end of its heap, and MariaDB clusters a table by its
-PRIMARY KEY, which here is not the rowid."""
+PRIMARY KEY, which here is not the rowid.  Groups of a GROUP BY come in the
+order of its terms, as SQLite's sorter leaves them."""
 
 import pytest
 
@@ -36,6 +37,11 @@ CASES = {
         "UPDATE t SET v = 3 WHERE id = 5",
         "SELECT id FROM t WHERE k IS NULL",
         ("sql", "SELECT id FROM t WHERE k = ?", ("c",)),
+    ],
+    "groups_in_the_order_of_their_terms": [  # SQLite sorts them (NULLs first); a hash aggregate does not
+        "SELECT v, count(*) FROM t GROUP BY v",
+        "SELECT coalesce(k, 'none') AS key, v % 2 AS odd, count(*) FROM t GROUP BY odd, key",
+        "SELECT v % 2, max(k) FROM t GROUP BY 1 HAVING count(*) > 0",
     ],
     "aggregates_keep_one_row": ["SELECT count(*), total(v) FROM t WHERE v IS NOT NULL"],
 }

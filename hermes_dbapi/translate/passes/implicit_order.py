@@ -29,6 +29,8 @@ _INDEX_SCAN = re.compile(r"^(?:SCAN|SEARCH) \S+(?: AS \S+)? USING (?:COVERING )?
 
 def implicit_order(tree: exp.Expression, ctx: Context) -> exp.Expression:
     select = tree.expression if isinstance(tree, exp.Insert) else tree
+    if isinstance(select, exp.Select) and select.args.get("group"):
+        return _group_order(tree, select, ctx)
     if not isinstance(select, exp.Select) or not _plain(select):
         return tree
     tables = list(select.find_all(exp.Table))
@@ -53,6 +55,72 @@ def implicit_order(tree: exp.Expression, ctx: Context) -> exp.Expression:
     order.append(exp.Ordered(this=last, desc=False, nulls_first=ctx.is_mysql))
     select.set("order", exp.Order(expressions=order))
     return tree
+
+
+def _group_order(tree: exp.Expression, select: exp.Select, ctx: Context) -> exp.Expression:
+    """Groups come out of SQLite's GROUP BY sorter in the order of its terms (NULLs
+    first); a server's hash aggregate has none.  Only where SQLite's plan sorts
+    (``USE TEMP B-TREE FOR GROUP BY``: an index would set the order of its own
+    columns) and each term reads the same in ORDER BY (no select alias inside an
+    expression, which a server's ORDER BY does not resolve)."""
+    if any(select.args.get(k) for k in ("order", "distinct", "qualify")) or select.find(exp.Window):
+        return tree
+    if any(inner is not select and inner.args.get("group") for inner in select.find_all(exp.Select)):
+        return tree
+    terms = list(select.args["group"].expressions)
+    aliases = {e.alias.lower() for e in select.expressions if e.alias}
+    for term in terms:
+        named = [c for c in term.find_all(exp.Column) if not c.table and c.name.lower() in aliases]
+        if named and not (isinstance(term, exp.Column) and len(named) == 1):
+            return tree
+    plan = _plan(select, ctx)
+    if plan is None:
+        return tree
+    ctx.schema_dependent = True
+    sorted_by = [d for d in plan if "GROUP BY" in d]
+    if sorted_by == ["USE TEMP B-TREE FOR GROUP BY"]:
+        order = [exp.Ordered(this=t.copy(), desc=False, nulls_first=True) for t in terms]
+    elif not sorted_by and len(plan) == 1:
+        order = _index_group_order(plan[0], terms, ctx)  # groups read in an index's order
+        if order is None:
+            return tree
+    else:
+        return tree
+    select.set("order", exp.Order(expressions=order))
+    return tree
+
+
+def _index_group_order(detail: str, terms: list[exp.Expression], ctx: Context) -> list[exp.Ordered] | None:
+    """ORDER BY the leading columns of the index SQLite groups through, when they are
+    the GROUP BY's plain columns (in any order: SQLite follows the index's)."""
+    found = _INDEX_SCAN.match(detail)
+    if found is None or not all(isinstance(t, exp.Column) for t in terms):
+        return None
+    with ctx.schema.lock:  # type: ignore[attr-defined]
+        try:
+            keys = _index_keys(ctx.schema.db, found.group(1))  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001
+            return None
+    if not keys or len(keys) < len(terms):
+        return None
+    leading = keys[: len(terms)]
+    by_name = {t.name.lower(): t for t in terms}
+    if {name.lower() for name, _desc in leading} != set(by_name):
+        return None
+    return [exp.Ordered(this=by_name[name.lower()].copy(), desc=desc, nulls_first=not desc) for name, desc in leading]
+
+
+def _plan(select: exp.Select, ctx: Context) -> list[str] | None:
+    """The detail lines of SQLite's EXPLAIN QUERY PLAN for ``select`` (parameters unbound)."""
+    db, lock = getattr(ctx.schema, "db", None), getattr(ctx.schema, "lock", None)
+    if db is None or lock is None:
+        return None
+    markers = {p.name: None for p in select.find_all(exp.Placeholder) if p.name}
+    with lock:
+        try:
+            return [str(row[-1]) for row in db.execute("EXPLAIN QUERY PLAN " + select.sql(dialect="sqlite"), markers)]
+        except Exception:  # noqa: BLE001 - no plan: no order added, the server decides
+            return None
 
 
 def _plain(select: exp.Select) -> bool:
