@@ -2,16 +2,22 @@
 
 SQL leaves that order undefined, but applications lean on SQLite's: a scan of
 one table returns its rows in rowid order, a search through an index in the
-index's order (then rowid), and ``LIMIT`` keeps the first of those.  A server
-returns heap order (PostgreSQL: an updated row moves to the end) or its own
+index's order (then rowid), ``LIMIT`` keeps the first of those, and GROUP BY
+hands its groups out sorted.  A server returns heap order (PostgreSQL: an
+updated row moves to the end; a hash aggregate's groups in no order) or its own
 clustered key's (MariaDB, for a table whose PRIMARY KEY is not the rowid), and
 ``INSERT … SELECT`` then numbers the new rows differently.
 
-For a query over one table (top level, or an INSERT's SELECT) with no ORDER BY,
-grouping, DISTINCT, aggregate or window, the shadow catalog (SQLite itself, with
-the same schema) is asked for its plan, once per statement text, and the order
-of the scan it names is appended: ``ORDER BY rowid`` or ``ORDER BY <index
-columns>, rowid``.  A plan of any other shape leaves the query as it is.
+The shadow catalog (SQLite itself, with the same schema) is asked for its plan,
+once per statement text, and the order that plan yields is appended:
+
+* a query over one table (top level, or an INSERT's SELECT) without DISTINCT,
+  aggregate, window or subquery: ``ORDER BY rowid`` or ``ORDER BY <index
+  columns>, rowid`` (not for a one-row lookup by rowid or by a whole UNIQUE key);
+* a GROUP BY: ``ORDER BY <its terms>`` where SQLite sorts them, or the index's
+  columns where it groups through an index.
+
+A plan of any other shape leaves the query as it is.
 """
 
 from __future__ import annotations
@@ -25,140 +31,82 @@ from ..context import Context
 
 _ROWID_SCAN = re.compile(r"^(SCAN|SEARCH) \S+(?: AS \S+)?(?: USING INTEGER PRIMARY KEY \((.*)\))?$")
 _INDEX_SCAN = re.compile(r"^(?:SCAN|SEARCH) \S+(?: AS \S+)? USING (?:COVERING )?INDEX (\S+)(?: \((.*)\))?$")
+_SORTED_GROUPS = "USE TEMP B-TREE FOR GROUP BY"
+
+Key = tuple[str, bool]  # (column, descending)
 
 
 def implicit_order(tree: exp.Expression, ctx: Context) -> exp.Expression:
     select = tree.expression if isinstance(tree, exp.Insert) else tree
-    if isinstance(select, exp.Select) and select.args.get("group"):
-        return _group_order(tree, select, ctx)
-    if not isinstance(select, exp.Select) or not _plain(select):
+    if not isinstance(select, exp.Select) or select.args.get("order"):
         return tree
+    order = _group_order(select, ctx) if select.args.get("group") else _scan_order(select, ctx)
+    if order is not None:
+        select.set("order", exp.Order(expressions=order))
+    return tree
+
+
+# -- one table ------------------------------------------------------------------
+
+
+def _scan_order(select: exp.Select, ctx: Context) -> list[exp.Ordered] | None:
+    if not _plain(select):
+        return None
     tables = list(select.find_all(exp.Table))
     if len(tables) != 1 or tables[0].db or not isinstance(select.args.get("from_"), exp.From):
-        return tree
+        return None
     table = tables[0]
     ctx.schema_dependent = True
     if ctx.schema.relation_kind(table.name) != "table":
-        return tree  # a view, a virtual (FTS) table, WITHOUT ROWID, or unknown
+        return None  # a view, a virtual (FTS) table, WITHOUT ROWID, or unknown
     rowid = ctx.schema.rowid_column(table.name)
     if rowid is None and (not ctx.schema.implicit_rowid(table.name)
                           or any(c.lower() == "_rowid_" for c, _d, _k in ctx.schema.columns(table.name))):
-        return tree  # a server table made without the shim has no rowid to order by (nor one hidden by a column)
-    keys = _scan_order(select, table.name, ctx)
+        return None  # a server table made without the shim has no rowid to order by (nor one hidden by a column)
+    keys = _scan_keys(select, table.name, ctx)
     if keys is None:
-        return tree
+        return None
     qualifier = table.alias_or_name
-    # SQLite's NULLs sort first; the rowid is never NULL: the server's own default keeps its index usable
-    order = [exp.Ordered(this=exp.column(name, table=qualifier, quoted=True), desc=desc, nulls_first=not desc)
-             for name, desc in keys]
+    order = [_ordered(exp.column(name, table=qualifier, quoted=True), desc) for name, desc in keys]
     last = exp.column(rowid, table=qualifier, quoted=True) if rowid else exp.column("_rowid_", table=qualifier)
+    # the rowid is never NULL: the server's own NULL order keeps its index usable
     order.append(exp.Ordered(this=last, desc=False, nulls_first=ctx.is_mysql))
-    select.set("order", exp.Order(expressions=order))
-    return tree
-
-
-def _group_order(tree: exp.Expression, select: exp.Select, ctx: Context) -> exp.Expression:
-    """Groups come out of SQLite's GROUP BY sorter in the order of its terms (NULLs
-    first); a server's hash aggregate has none.  Only where SQLite's plan sorts
-    (``USE TEMP B-TREE FOR GROUP BY``: an index would set the order of its own
-    columns) and each term reads the same in ORDER BY (no select alias inside an
-    expression, which a server's ORDER BY does not resolve)."""
-    if any(select.args.get(k) for k in ("order", "distinct", "qualify")) or select.find(exp.Window):
-        return tree
-    if any(inner is not select and inner.args.get("group") for inner in select.find_all(exp.Select)):
-        return tree
-    terms = list(select.args["group"].expressions)
-    aliases = {e.alias.lower() for e in select.expressions if e.alias}
-    for term in terms:
-        named = [c for c in term.find_all(exp.Column) if not c.table and c.name.lower() in aliases]
-        if named and not (isinstance(term, exp.Column) and len(named) == 1):
-            return tree
-    plan = _plan(select, ctx)
-    if plan is None:
-        return tree
-    ctx.schema_dependent = True
-    sorted_by = [d for d in plan if "GROUP BY" in d]
-    if sorted_by == ["USE TEMP B-TREE FOR GROUP BY"]:
-        order = [exp.Ordered(this=t.copy(), desc=False, nulls_first=True) for t in terms]
-    elif not sorted_by and len(plan) == 1:
-        order = _index_group_order(plan[0], terms, ctx)  # groups read in an index's order
-        if order is None:
-            return tree
-    else:
-        return tree
-    select.set("order", exp.Order(expressions=order))
-    return tree
-
-
-def _index_group_order(detail: str, terms: list[exp.Expression], ctx: Context) -> list[exp.Ordered] | None:
-    """ORDER BY the leading columns of the index SQLite groups through, when they are
-    the GROUP BY's plain columns (in any order: SQLite follows the index's)."""
-    found = _INDEX_SCAN.match(detail)
-    if found is None or not all(isinstance(t, exp.Column) for t in terms):
-        return None
-    with ctx.schema.lock:  # type: ignore[attr-defined]
-        try:
-            keys = _index_keys(ctx.schema.db, found.group(1))  # type: ignore[attr-defined]
-        except Exception:  # noqa: BLE001
-            return None
-    if not keys or len(keys) < len(terms):
-        return None
-    leading = keys[: len(terms)]
-    by_name = {t.name.lower(): t for t in terms}
-    if {name.lower() for name, _desc in leading} != set(by_name):
-        return None
-    return [exp.Ordered(this=by_name[name.lower()].copy(), desc=desc, nulls_first=not desc) for name, desc in leading]
-
-
-def _plan(select: exp.Select, ctx: Context) -> list[str] | None:
-    """The detail lines of SQLite's EXPLAIN QUERY PLAN for ``select`` (parameters unbound)."""
-    db, lock = getattr(ctx.schema, "db", None), getattr(ctx.schema, "lock", None)
-    if db is None or lock is None:
-        return None
-    markers = {p.name: None for p in select.find_all(exp.Placeholder) if p.name}
-    with lock:
-        try:
-            return [str(row[-1]) for row in db.execute("EXPLAIN QUERY PLAN " + select.sql(dialect="sqlite"), markers)]
-        except Exception:  # noqa: BLE001 - no plan: no order added, the server decides
-            return None
+    return order
 
 
 def _plain(select: exp.Select) -> bool:
     """No clause that fixes or changes the order of the rows a scan yields."""
-    if any(select.args.get(k) for k in ("order", "group", "having", "distinct", "joins", "laterals", "qualify")):
+    if any(select.args.get(k) for k in ("having", "distinct", "joins", "laterals", "qualify")):
         return False
     return not any(select.find(kind) for kind in (exp.AggFunc, exp.Window, exp.Subquery, exp.Union))
 
 
-def _scan_order(select: exp.Select, table: str, ctx: Context) -> list[tuple[str, bool]] | None:
-    """The key columns (name, descending) SQLite's scan yields rows in before the rowid;
-    None when the plan is not one plain scan or search of the table, or finds one row."""
-    db, lock = getattr(ctx.schema, "db", None), getattr(ctx.schema, "lock", None)
-    if db is None or lock is None:
+def _scan_keys(select: exp.Select, table: str, ctx: Context) -> list[Key] | None:
+    """The key columns SQLite's scan yields rows in before the rowid; None when the
+    plan is not one plain scan or search of the table, or finds one row."""
+    plan = _plan(select, ctx)
+    if plan is None or len(plan) != 1 or _aggregates(select, ctx):
         return None
-    markers = {p.name: None for p in select.find_all(exp.Placeholder) if p.name}
-    sql = select.sql(dialect="sqlite")
-    with lock:
-        try:
-            plan = db.execute("EXPLAIN QUERY PLAN " + sql, markers).fetchall()
-            if len(plan) != 1:
-                return None
-            if any(str(op).startswith("Agg") for _addr, op, *_ in db.execute("EXPLAIN " + sql, markers)):
-                return None  # an aggregate sqlglot does not know as one (total(), a JSON1 aggregate): one row
-            detail = str(plan[0][-1])
-            lookup = not any(select.find(kind) for kind in (exp.In, exp.Is))  # "=" is then one value each
-            found = _ROWID_SCAN.match(detail)
-            if found:
-                return None if lookup and found.group(2) == "rowid=?" else []  # one row by its rowid: no order
-            found = _INDEX_SCAN.match(detail)
-            if found is None:
-                return None
-            keys = _index_keys(db, found.group(1))
-            if keys and lookup and _one_row(db, table, found.group(1), found.group(2) or "", len(keys)):
-                return None
-            return keys
-        except Exception:  # noqa: BLE001 - no plan: no order added, the server decides
-            return None
+    lookup = not any(select.find(kind) for kind in (exp.In, exp.Is))  # "=" is then one value each
+    found = _ROWID_SCAN.match(plan[0])
+    if found:
+        return None if lookup and found.group(2) == "rowid=?" else []  # one row by its rowid: no order
+    found = _INDEX_SCAN.match(plan[0])
+    if found is None:
+        return None
+    index, terms = found.group(1), found.group(2) or ""
+    keys = _shadow(ctx, lambda db: _index_keys(db, index))
+    if keys and lookup and _shadow(ctx, lambda db: _one_row(db, table, index, terms, len(keys))):
+        return None
+    return keys
+
+
+def _aggregates(select: exp.Select, ctx: Context) -> bool:
+    """An aggregate sqlglot does not know as one (``total()``, a JSON1 aggregate):
+    SQLite's bytecode steps it.  One row: no order to keep."""
+    sql = "EXPLAIN " + select.sql(dialect="sqlite")
+    ops = _shadow(ctx, lambda db: [row[1] for row in db.execute(sql, _markers(select))])
+    return ops is None or any(str(op).startswith("Agg") for op in ops)
 
 
 def _one_row(db: Any, table: str, index: str, terms: str, width: int) -> bool:
@@ -167,7 +115,83 @@ def _one_row(db: Any, table: str, index: str, terms: str, width: int) -> bool:
     return unique and terms.count("=?") == width and ">" not in terms and "<" not in terms
 
 
-def _index_keys(db: Any, index: str) -> list[tuple[str, bool]] | None:
+# -- GROUP BY -------------------------------------------------------------------
+
+
+def _group_order(select: exp.Select, ctx: Context) -> list[exp.Ordered] | None:
+    """Groups in the order of the GROUP BY terms where SQLite's plan sorts them, or of
+    the index it groups through; each term must read the same in ORDER BY (no
+    select alias inside an expression: a server's ORDER BY does not resolve it)."""
+    if any(select.args.get(k) for k in ("distinct", "qualify")) or select.find(exp.Window):
+        return None
+    if any(inner is not select and inner.args.get("group") for inner in select.find_all(exp.Select)):
+        return None
+    terms = list(select.args["group"].expressions)
+    aliases = {e.alias.lower() for e in select.expressions if e.alias}
+    for term in terms:
+        named = [c for c in term.find_all(exp.Column) if not c.table and c.name.lower() in aliases]
+        if named and not (isinstance(term, exp.Column) and len(named) == 1):
+            return None
+    plan = _plan(select, ctx)
+    if plan is None:
+        return None
+    ctx.schema_dependent = True
+    sorted_by = [d for d in plan if "GROUP BY" in d]
+    if sorted_by == [_SORTED_GROUPS]:
+        return [_ordered(t.copy(), False) for t in terms]
+    if not sorted_by and len(plan) == 1:
+        return _index_group_order(plan[0], terms, ctx)
+    return None
+
+
+def _index_group_order(detail: str, terms: list[exp.Expression], ctx: Context) -> list[exp.Ordered] | None:
+    """ORDER BY the leading columns of the index SQLite groups through, when they are
+    the GROUP BY's plain columns (in any order: SQLite follows the index's)."""
+    found = _INDEX_SCAN.match(detail)
+    if found is None or not all(isinstance(t, exp.Column) for t in terms):
+        return None
+    keys = _shadow(ctx, lambda db: _index_keys(db, found.group(1)))
+    if not keys or len(keys) < len(terms):
+        return None
+    leading = keys[: len(terms)]
+    by_name = {t.name.lower(): t for t in terms}
+    if {name.lower() for name, _desc in leading} != set(by_name):
+        return None
+    return [_ordered(by_name[name.lower()].copy(), desc) for name, desc in leading]
+
+
+# -- the shadow catalog -----------------------------------------------------------
+
+
+def _ordered(term: exp.Expression, desc: bool) -> exp.Ordered:
+    """SQLite's NULLs sort first."""
+    return exp.Ordered(this=term, desc=desc, nulls_first=not desc)
+
+
+def _markers(select: exp.Select) -> dict[str, None]:
+    return {p.name: None for p in select.find_all(exp.Placeholder) if p.name}
+
+
+def _shadow(ctx: Context, ask: Any) -> Any:
+    """``ask(db)`` on the shadow catalog under its lock; None when there is none or
+    it fails (then no order is added: the server decides)."""
+    db, lock = getattr(ctx.schema, "db", None), getattr(ctx.schema, "lock", None)
+    if db is None or lock is None:
+        return None
+    with lock:
+        try:
+            return ask(db)
+        except Exception:  # noqa: BLE001
+            return None
+
+
+def _plan(select: exp.Select, ctx: Context) -> list[str] | None:
+    """The detail lines of SQLite's EXPLAIN QUERY PLAN for ``select`` (parameters unbound)."""
+    sql = "EXPLAIN QUERY PLAN " + select.sql(dialect="sqlite")
+    return _shadow(ctx, lambda db: [str(row[-1]) for row in db.execute(sql, _markers(select))])
+
+
+def _index_keys(db: Any, index: str) -> list[Key] | None:
     """(column, descending) per key column of ``index``; None for an expression or a
     collation other than BINARY (the server's order of those is not SQLite's here)."""
     keys = []
