@@ -15,6 +15,7 @@ from ..context import Context
 from . import (
     arithmetic,
     booleans,
+    column_names,
     conflicts,
     create_options,
     ctes,
@@ -48,6 +49,7 @@ _SQL: list[Pass] = [
     implicit_order.implicit_order,  # before rowid_alias: it orders by rowid
     rowid.rowid_alias,
     queries.derived_aliases,
+    column_names.sqlite_column_names,
     queries.order_by_source_columns,
     queries.qualified_star,
     queries.strip_index_hints,
