@@ -6,7 +6,12 @@ does: a repeated name gets ``:1``, ``:2``, ... (``SELECT b, b`` reads as ``b``
 and ``b:1``; compared without case).  PostgreSQL keeps both ``b`` (an outer
 ``b`` is then "ambiguous"), MariaDB refuses the subquery ("duplicate column
 name").  Each column whose SQLite name is not its own name gets that name as
-its alias, so the outer query reads the columns SQLite reads.
+its alias, so the outer query reads the columns SQLite reads.  An expression
+without an alias always gets its SQLite name: the servers name it otherwise
+(MariaDB names ``'B'`` as ``B``, the same as a column ``b``; PostgreSQL names
+every literal ``?column?``, which a view refuses twice).  A name longer than
+the servers' identifiers (PostgreSQL cuts at 63 bytes) becomes ``columnN``,
+SQLite's name for a column it cannot name.
 
 A projection with ``*`` is left alone (its names come from the tables), as is a
 CTE or view that lists its column names.
@@ -26,6 +31,9 @@ def _projection(query: exp.Expression) -> exp.Select | None:
     return query if isinstance(query, exp.Select) else None
 
 
+_MAX_NAME_BYTES = 60
+
+
 def _own_name(item: exp.Expression, position: int) -> str:
     """The name SQLite starts from: the alias, the column, else the expression's text."""
     if isinstance(item, exp.Alias):
@@ -34,6 +42,8 @@ def _own_name(item: exp.Expression, position: int) -> str:
         name = item.name
     else:
         name = item.sql(dialect="sqlite")
+        if len(name.encode()) > _MAX_NAME_BYTES:
+            name = f"column{position + 1}"
     return f"column{position + 1}" if name.lower() in ("true", "false") else name
 
 
@@ -59,7 +69,7 @@ def _name_columns(query: exp.Expression) -> None:
         own = _own_name(item, position)
         name = _unique(own, taken)
         taken.add(name.lower())
-        if name == own:
+        if name == own and isinstance(item, (exp.Alias, exp.Column)):
             continue
         target = item.this if isinstance(item, exp.Alias) else item
         item.replace(exp.alias_(target.copy(), exp.to_identifier(name, quoted=True)))
