@@ -16,8 +16,6 @@ a translator gap the generator should hunt):
 * no REAL → TEXT conversion (``CAST(r AS TEXT)``, ``r || ''``, ``length(r)``):
   SQLite prints doubles with ``%!.15g`` ("2.0", "0.3"), the servers with their
   own shortest round-trip form ("2", "0.30000000000000004");
-* upper()/lower()/LIKE only see ASCII text (column ``t``, ASCII literals):
-  SQLite folds ASCII only; MariaDB's LOWER()/UPPER() fold every letter;
 * magnitudes stay far from 2**63 (small literals, bounded depth): SQLite turns an
   overflowing integer result into a REAL, the servers raise;
 * ``%`` takes integer operands only (SQLite casts REAL operands to INTEGER first);
@@ -50,7 +48,8 @@ def setup(dialect: str) -> list[str]:
 INT_COLUMNS = ("i", "j", "id")
 ASCII_WORDS = ("'abc'", "'ABC'", "''", "' '", "'x'", "'Zeta'", "'a%b_c'", "'b'", "' x y '", "'12'", "'-3'")
 TEXT_WORDS = ("'é'", "'Ünï'", "'日本'", "'a\\b'")
-LIKE_PATTERNS = ("'a%'", "'%b%'", "'_B%'", "'%'", "''", "'abc'", "'z%'", "'%c'", "'a_c'", "' %'", "'%y'")
+LIKE_PATTERNS = ("'a%'", "'%b%'", "'_B%'", "'%'", "''", "'abc'", "'z%'", "'%c'", "'a_c'", "' %'", "'%y'",
+                 "'%É%'", "'%è%'", "'ün%'", "'_NÏ'", "'%本%'", "'H%'")
 TRIM_SETS = ("' '", "'ax'", "'abc'", "' xy'", "'Z'")
 
 
@@ -181,7 +180,7 @@ class Gen:
     def text_expr(self, d: int) -> str:
         if d <= 0 or self.chance(0.3):
             return self.pick("t", "u", self.pick(*self.words()), self.pick(*TEXT_WORDS))
-        k = self.rng.randrange(6)
+        k = self.rng.randrange(7)
         a = lambda: self.text_expr(d - 1)  # noqa: E731
         if k == 0:
             return f"({a()} || {a()})"
@@ -193,6 +192,8 @@ class Gen:
             return f"ifnull({a()}, {a()})"
         if k == 4:
             return f"{self.pick('max', 'min')}({a()}, {a()})"
+        if k == 5:  # SQLite folds the ASCII letters only, 'é' and 'Ü' stay as they are
+            return f"{self.pick('upper', 'lower')}({a()})"
         return self.ascii_expr(d)
 
     # ------------------------------------------------------------------ predicates
@@ -212,7 +213,7 @@ class Gen:
             return f"{self.int_expr(d - 1)} IS {self.pick('', 'NOT ')}{self.int_expr(d - 1)}"
         if k == 5:
             neg = self.pick("", "NOT ")
-            return f"{self.ascii_expr(d - 1)} {neg}LIKE {self.pick(*LIKE_PATTERNS)}"
+            return f"{self.pick(self.ascii_expr, self.text_expr)(d - 1)} {neg}LIKE {self.pick(*LIKE_PATTERNS)}"
         if k == 6:
             lo, hi = sorted((self.rng.randint(-10, 10), self.rng.randint(-10, 10)))
             return f"{self.int_expr(d - 1)} {self.pick('', 'NOT ')}BETWEEN {lo} AND {hi}"

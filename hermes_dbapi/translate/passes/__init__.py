@@ -63,6 +63,7 @@ _SQL: list[Pass] = [
     sqlite_text.sqlite_text,
     json.sqlite_json,
     functions.sqlite_functions,
+    strings.sqlite_case,  # after the passes that read upper()/lower() as text
     arithmetic.real_literals,
     queries.constant_order_keys,  # after the rewrites that can fold a key to a constant
     queries.bare_columns,

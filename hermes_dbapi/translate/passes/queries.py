@@ -3,9 +3,9 @@
 * Derived tables without an alias (PG < 16, MySQL) get ``_hdb_dN``.
 * ``SELECT rowid, *``: MySQL needs a qualified star next to other items.
 * ``INDEXED BY``/``NOT INDEXED`` are planner hints: stripped.
-* ``COLLATE NOCASE``: PG ``lower()``-free equivalent is a case-insensitive
-  collation we do not have; MySQL ``utf8mb4_general_ci`` also folds accents.
-  We fold both operands with LOWER() (tolerance: non-ASCII letters fold too).
+* ``COLLATE NOCASE``: neither server has a collation folding ASCII letters only
+  (MySQL's ``utf8mb4_general_ci`` also folds accents).  Both operands are folded
+  with LOWER(), which ``strings.sqlite_case`` makes ASCII-only.
 * ``INSERT … DEFAULT VALUES`` is ``() VALUES ()`` on MySQL.
 * Aggregate queries with bare columns and no GROUP BY (``SELECT a, max(b) FROM
   t``): SQLite takes the bare value from the max/min row; PG refuses and MySQL
@@ -118,7 +118,7 @@ def _rtrim(x: exp.Expression) -> exp.Expression:
 
 
 def collate_nocase(tree: exp.Expression, ctx: Context) -> exp.Expression:
-    """COLLATE NOCASE folds with LOWER(), RTRIM strips trailing spaces, BINARY is the default:
+    """COLLATE NOCASE folds with LOWER() (ASCII letters only, strings.sqlite_case), RTRIM strips trailing spaces, BINARY is the default:
     applied to the collated operand and to the other side of its comparison."""
     for collate in list(tree.find_all(exp.Collate)):
         name = collate.expression.name.upper()

@@ -126,7 +126,8 @@ def _hex(node: exp.Hex, ctx: Context) -> exp.Expression:
             data = exp.Anonymous(this="convert_to", expressions=[_text(x), exp.Literal.string("UTF8")])
         if isinstance(x, exp.Placeholder):
             raise errors.not_supported("hex() of a parameter", ctx.dialect)
-        out = exp.Upper(this=exp.Anonymous(this="encode", expressions=[data, exp.Literal.string("hex")]))
+        # hex digits are ASCII: the server's own UPPER (strings.sqlite_case leaves an Anonymous alone)
+        out = exp.Anonymous(this="UPPER", expressions=[exp.Anonymous(this="encode", expressions=[data, exp.Literal.string("hex")])])
     return exp.Coalesce(this=out, expressions=[exp.Literal.string("")])
 
 
@@ -194,7 +195,7 @@ def sqlite_text(tree: exp.Expression, ctx: Context) -> exp.Expression:
         if isinstance(n, exp.Glob):
             return _glob(n, ctx)
         if isinstance(n, exp.LowerHex):  # sqlglot reads lower(hex(x)) as one node
-            return exp.Lower(this=_hex(exp.Hex(this=n.this), ctx))
+            return exp.Anonymous(this="LOWER", expressions=[_hex(exp.Hex(this=n.this), ctx)])  # ASCII digits
         if isinstance(n, exp.Hex):
             return _hex(n, ctx)
         if isinstance(n, exp.Anonymous) and str(n.this).lower() == "quote" and len(n.expressions) == 1:
