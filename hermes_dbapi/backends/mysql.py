@@ -177,8 +177,11 @@ class MySQLBackend(faults.MyFaults, Backend):
             "conv": _CONVERSIONS,
             "connect_timeout": 10,
             "sql_mode": _SQL_MODE,
+            # MariaDB only (an executable comment MySQL skips): UPDATE's SET list reads the row
+            # as it was, as SQLite's does, not each earlier assignment's new value
             "init_command": "SET time_zone = '+00:00', NAMES utf8mb4, @hermes_skipped = 0, "
-            f"innodb_lock_wait_timeout = {max(1, round(timeout))}",
+            f"innodb_lock_wait_timeout = {max(1, round(timeout))}"
+            "/*M!100305 , sql_mode = CONCAT(@@sql_mode, ',SIMULTANEOUS_ASSIGNMENT') */",
         }
         if "read_default_file" in options:
             kwargs["read_default_file"] = options["read_default_file"]

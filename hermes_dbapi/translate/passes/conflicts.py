@@ -25,8 +25,9 @@ SQLite semantics and what each backend can honour:
   ``@hermes_when`` by the first, so every one sees the old row's), the first one
   counting a false ``cond`` in ``@hermes_skipped`` (SQLite: 0 rows changed).  MySQL applies the
   assignments left to right (a later one sees earlier new values); SQLite
-  evaluates them all against the old row: an upsert where that shows (a value
-  or the WHERE reading a column set before it) raises NotSupportedError.
+  evaluates them all against the old row, as MariaDB does in the
+  ``SIMULTANEOUS_ASSIGNMENT`` mode its sessions run in; on MySQL an upsert where
+  that shows (a value reading a column set before it) raises NotSupportedError.
 """
 
 from __future__ import annotations
@@ -218,7 +219,7 @@ def upsert(tree: exp.Expression, ctx: Context) -> exp.Expression:
         _mysql_no_op(tree, ctx)
         return tree
     where = conflict.args.get("where")
-    _refuse_order_dependent(conflict.expressions, ctx)
+    refuse_order_dependent(conflict.expressions, ctx)
     assignments = []
     for number, eq in enumerate(conflict.expressions):
         target = eq.this
@@ -243,16 +244,19 @@ def _reads(node: exp.Expression | None) -> set[str]:
             if not (c.table and c.table.lower() == "excluded")}
 
 
-def _refuse_order_dependent(assignments: list[exp.Expression], ctx: Context) -> None:
+def refuse_order_dependent(assignments: list[exp.Expression], ctx: Context, what: str = "an upsert whose DO UPDATE") -> None:
     """MySQL applies ``ON DUPLICATE KEY UPDATE`` assignments left to right, each seeing
     the ones before; SQLite evaluates every one against the old row.  Where that
     shows (``SET a = b, b = a``), refuse rather than differ silently (the WHERE is
-    evaluated once, before any assignment: see ``upsert``)."""
+    evaluated once, before any assignment: see ``upsert``).  MariaDB sessions run
+    with ``SIMULTANEOUS_ASSIGNMENT`` (backends/mysql.py): every value reads the old row."""
+    if ctx.dialect == "mariadb":
+        return
     assigned: set[str] = set()
     for eq in assignments:
         if _reads(eq.expression) & assigned:
             raise errors.not_supported(
-                "an upsert whose DO UPDATE reads a column it sets before (MySQL assigns left to right)", ctx.dialect)
+                f"{what} reads a column it sets before (MySQL assigns left to right)", ctx.dialect)
         assigned.add(eq.this.name.lower())
 
 

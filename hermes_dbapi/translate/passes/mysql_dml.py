@@ -6,6 +6,8 @@
   ``CASE WHEN lead(1, n) OVER w IS NULL THEN default ELSE lead(x, n) OVER w END``.
 * ``group_concat(…) OVER (…)``: no GROUP_CONCAT window function: NotSupportedError.
 * ``UPDATE … SET (a, b) = (x, y)``: row assignment becomes ``a = x, b = y``.
+* ``UPDATE … SET a = b, b = a``: MariaDB reads the old row (its sessions run with
+  ``SIMULTANEOUS_ASSIGNMENT``); MySQL assigns left to right: NotSupportedError there.
 * ``UPDATE … RETURNING``: MariaDB returns rows only from INSERT and DELETE: the
   connection emulates it (returning.py); translated alone it is NotSupportedError.
 """
@@ -16,6 +18,7 @@ from sqlglot import exp
 
 from ... import errors
 from ..context import Context
+from .conflicts import refuse_order_dependent
 
 
 def _offset_default(window: exp.Window) -> exp.Expression:
@@ -49,6 +52,7 @@ def mysql_dml(tree: exp.Expression, ctx: Context) -> exp.Expression:
         if tree.args.get("returning"):
             raise errors.not_supported("UPDATE … RETURNING", ctx.dialect)
         _row_assignments(tree)
+        refuse_order_dependent(tree.expressions, ctx, "an UPDATE whose SET")  # MySQL; MariaDB reads the old row
     for window in list(tree.find_all(exp.Window)):
         func = window.this
         if isinstance(func, exp.GroupConcat):
