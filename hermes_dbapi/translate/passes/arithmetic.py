@@ -11,6 +11,14 @@
   literal (round() computes on an exact decimal, see functions.py).
 * ``CAST(x AS INTEGER)`` truncates toward zero in SQLite; PG and MySQL round.
   Real operands are truncated first; the target is a 64-bit integer.
+* ``CAST(text AS INTEGER/REAL)`` reads the numeric prefix ('12abc' is 12, 'abc'
+  0) and clamps an integer past 64 bits: PG through helpers/pg_cast.py, MariaDB
+  through a regular expression that leaves CAST a clean number (a CAST that
+  truncates warns, and strict mode makes that warning an error inside
+  INSERT/UPDATE/DELETE).
+* A column's affinity is its declared type's; an unqualified column belongs to
+  the one table of the innermost query around it that has it (an INSERT ...
+  SELECT or a join reads it as SQLite resolves it).
 """
 
 from __future__ import annotations
@@ -24,19 +32,47 @@ from .booleans import PREDICATES
 _INT_FUNCS = (exp.Count, exp.Length, exp.StrPosition)
 
 
+def _own_tables(node: exp.Expression) -> list[str]:
+    """The tables a SELECT, UPDATE or DELETE reads directly (not those of its subqueries)."""
+    sources = [node.this] if isinstance(node, (exp.Update, exp.Delete)) else []
+    source = node.args.get("from_") or node.args.get("from")
+    if source is not None:
+        sources.append(source.this)
+    sources.extend(join.this for join in node.args.get("joins") or [])
+    return [t.name for t in sources if isinstance(t, exp.Table)]
+
+
+def _holder(column: exp.Column, ctx: Context) -> str | None:
+    """The table an unqualified column belongs to: the one table of the innermost
+    query around it that has such a column (an outer query's for a correlated
+    subquery), as SQLite resolves it."""
+    wanted = column.name.lower()
+    node = column.parent
+    while node is not None:
+        if isinstance(node, (exp.Select, exp.Update, exp.Delete)):
+            holders = [t for t in dict.fromkeys(_own_tables(node))
+                       if any(name.lower() == wanted for name, _d, _k in ctx.schema.columns(t))]
+            if holders:
+                return holders[0] if len(holders) == 1 else None
+        node = node.parent
+    return None
+
+
 def column_affinity(column: exp.Column, ctx: Context) -> str | None:
     tree = column.root()
     tables = [t for t in tree.find_all(exp.Table)]
     table = None
+    ctx.schema_dependent = True
     if column.table:
         for t in tables:
             if column.table.lower() in (t.name.lower(), (t.alias or "").lower()):
                 table = t.name
     elif len({t.name for t in tables}) == 1:
         table = tables[0].name
+    else:
+        table = _holder(column, ctx)
     if table is None:
         return None
-    ctx.schema_dependent = True
     for name, declared, _keyed in ctx.schema.columns(table):
         if name.lower() == column.name.lower():
             upper = (declared or "").upper()
@@ -127,10 +163,36 @@ def _is_text(node: exp.Expression, ctx: Context) -> bool:
     return isinstance(node, _TEXT_NODES) and not isinstance(node, exp.Placeholder)
 
 
-def _lenient(node: exp.Cast, ctx: Context) -> exp.Expression | None:
-    """PG: text cast to INTEGER/REAL through SQLite's numeric-prefix reading (helpers/pg_cast.py)."""
-    if ctx.is_mysql or not _is_text(node.this, ctx):
+# MariaDB: the numeric prefix SQLite reads, as the sign, then "0" and the digits (so that
+# no prefix reads 0 and a bare sign -0): a clean number, which CAST converts without the
+# warning that strict mode makes an error inside INSERT/UPDATE/DELETE ("Truncated incorrect
+# INTEGER value"); in \N a single digit names the group, so \10 is group 1 and a 0
+_MY_INT_PREFIX = r"(?s)^\s*([-+]?)([0-9]*).*$"
+_MY_REAL_PREFIX = r"(?s)^\s*([-+]?)((?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)?.*$"
+
+
+def _my_lenient(node: exp.Cast) -> exp.Expression | None:
+    integer = node.to.is_type(*exp.DataType.INTEGER_TYPES)
+    if not integer and not node.to.is_type(exp.DataType.Type.DOUBLE, exp.DataType.Type.FLOAT):
         return None
+    subject = exp.Anonymous(this="CONCAT", expressions=[node.this, exp.Literal.string(" ")])  # '' is not matched
+    prefix = exp.Anonymous(this="REGEXP_REPLACE", expressions=[
+        subject, exp.Literal.string(_MY_INT_PREFIX if integer else _MY_REAL_PREFIX), exp.Literal.string("\\10\\2")])
+    if not integer:
+        return exp.Cast(this=prefix, to=exp.DataType.build("DOUBLE"))
+    # SQLite clamps an integer past 64 bits to the nearest end; CAST AS SIGNED wraps it
+    exact = exp.Cast(this=prefix, to=exp.DataType.build("DECIMAL(65, 0)"))
+    low = exp.Anonymous(this="GREATEST", expressions=[exact, exp.Literal.number(-(2**63))])
+    clamped = exp.Anonymous(this="LEAST", expressions=[low, exp.Literal.number(2**63 - 1)])
+    return exp.Cast(this=clamped, to=exp.DataType.build("BIGINT"))
+
+
+def _lenient(node: exp.Cast, ctx: Context) -> exp.Expression | None:
+    """Text cast to INTEGER/REAL through SQLite's numeric-prefix reading (PG: helpers/pg_cast.py)."""
+    if not _is_text(node.this, ctx):
+        return None
+    if ctx.is_mysql:
+        return _my_lenient(node)
     if node.to.is_type(*exp.DataType.INTEGER_TYPES):
         return exp.Anonymous(this="hdb_cast_int", expressions=[exp.Cast(this=node.this, to=exp.DataType.build("TEXT"))])
     if node.to.is_type(exp.DataType.Type.DOUBLE, exp.DataType.Type.FLOAT):
