@@ -16,6 +16,7 @@ from . import (
     arithmetic,
     booleans,
     column_names,
+    comparison_affinity,
     conflicts,
     create_options,
     ctes,
@@ -48,6 +49,7 @@ _SQL: list[Pass] = [
     mysql_ids.existing_ids,  # after the ON DUPLICATE KEY UPDATE is made
     implicit_order.implicit_order,  # before rowid_alias: it orders by rowid
     rowid.rowid_alias,
+    comparison_affinity.comparison_affinity,
     queries.derived_aliases,
     column_names.sqlite_column_names,
     queries.order_by_source_columns,
