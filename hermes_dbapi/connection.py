@@ -524,6 +524,9 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         names = None
         if raw.names is not None:
             names = self._result_names(sql, translation, raw.names)
+        elif translation.returns_rows:  # MariaDB answers "Impossible WHERE" with no result set at all
+            names = self._result_names(sql, translation, ())
+            names = names or None
         # sqlite3 counts rows only for statements that start with a DML keyword
         rowcount = raw.rowcount if keyword in _DML else -1  # DML … RETURNING: the rows returned
         if translation.table and (raw.names is None or translation.returns_rows):  # DML, with RETURNING too
@@ -668,7 +671,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         if names == ():
             names = self._shadow.result_names(sql, translation.count, translation.names)
             self._names[sql] = names
-        if names is None or len(names) != len(server_names):
+        if names is None or server_names and len(names) != len(server_names):
             return server_names
         return names
 
