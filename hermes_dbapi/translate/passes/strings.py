@@ -210,23 +210,51 @@ def sqlite_case(tree: exp.Expression, ctx: Context) -> exp.Expression:
     return bottom_up(tree, rewrite)
 
 
+_PREFILTER_COLLATION = "utf8mb4_general_nopad_ci"
+
+
 def _like(node: exp.Expression, ctx: Context) -> exp.Expression:
     like = node.this if isinstance(node, exp.Escape) else node
     pattern = like.expression
     # a literal pattern without letters matches a letter only by a wildcard: no folding
-    fold = _fold if not (isinstance(pattern, exp.Literal) and pattern.is_string
-                         and not any(c in _LOWER or c in _UPPER for c in pattern.this)) else lambda x, _ctx: x
-    like.set("this", fold(cstr(like.this, ctx), ctx))  # SQLite's LIKE stops at a NUL on both sides
-    like.set("expression", fold(cstr(like.expression, ctx), ctx))
+    folding = not (isinstance(pattern, exp.Literal) and pattern.is_string
+                   and not any(c in _LOWER or c in _UPPER for c in pattern.this))
+    fold = _fold if folding else lambda x, _ctx: x
+    column = _prefiltered(like.this, ctx) if folding else None
+    value, pattern = cstr(like.this, ctx), cstr(like.expression, ctx)  # SQLite's LIKE stops at a NUL
+    like.set("this", fold(value.copy(), ctx))
+    like.set("expression", fold(pattern.copy(), ctx))
     if isinstance(node, exp.Escape):
         escape = node.expression
         if isinstance(escape, exp.Literal) and escape.is_string and escape.this in _UPPER:
             node.set("expression", exp.Literal.string(escape.this.lower()))
-        return node
-    if ctx.is_mysql:
+        out = node
+    elif ctx.is_mysql:
         like.set("expression", _literal_backslashes(like.expression))
-        return exp.Escape(this=like, expression=exp.Literal.string("\\"))
-    return exp.Escape(this=like, expression=exp.Literal.string(""))
+        pattern = _literal_backslashes(pattern)
+        out = exp.Escape(this=like, expression=exp.Literal.string("\\"))
+    else:
+        return exp.Escape(this=like, expression=exp.Literal.string(""))
+    if column is None:
+        return out
+    # MariaDB: the REPLACE folds cost a scan twice LOWER's; a case-insensitive LIKE
+    # first (a superset: it folds every letter) leaves them to the rows it keeps
+    negated = bool(like.args.get("negate"))  # NOT LIKE: NOT (both)
+    like.set("negate", None)
+    loose = exp.Like(this=cstr(column.copy(), ctx), expression=exp.Collate(
+        this=pattern, expression=exp.Var(this=_PREFILTER_COLLATION)))
+    both = exp.Paren(this=exp.And(this=exp.Escape(this=loose, expression=out.expression.copy()), expression=out))
+    return exp.Not(this=both) if negated else both
+
+
+def _prefiltered(value: exp.Expression, ctx: Context) -> exp.Column | None:
+    """MariaDB, a TEXT column (or its upper/lower): the column a case-insensitive
+    prefilter reads."""
+    while isinstance(value, (exp.Upper, exp.Lower)):
+        value = value.this
+    if ctx.dialect == "mariadb" and isinstance(value, exp.Column) and column_affinity(value, ctx) == "TEXT":
+        return value
+    return None
 
 
 def _literal_backslashes(pattern: exp.Expression) -> exp.Expression:
