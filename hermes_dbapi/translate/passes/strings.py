@@ -10,12 +10,13 @@ r"""substr(), LIKE, trim() and replace() with SQLite's semantics.
   before the start (``substr('hello', -3)`` is 'hello'), MySQL returns '' for a
   start of 0 or before the string.  We compute SQLite's start and clamp it.
 * ``LIKE`` is ASCII-case-insensitive in SQLite and has no default escape.
-  PG: both sides folded by :func:`ascii_case` (ILIKE would also fold non-ASCII
-  letters), and ``ESCAPE ''`` when
-  SQLite had none (PG's default escape is backslash).  MariaDB: both sides
-  folded the same way by :func:`ascii_case`.  MariaDB reads ``ESCAPE ''`` as backslash (its default), so
-  a pattern without ESCAPE keeps backslash as the escape and has every
-  backslash in it doubled: each one then matches itself, as in SQLite.
+  Both sides are folded by :func:`ascii_case` (ILIKE would also fold non-ASCII
+  letters); PG gets ``ESCAPE ''`` when SQLite had none (its default escape is
+  backslash).  MariaDB reads ``ESCAPE ''`` as backslash (its default), so a
+  pattern without ESCAPE keeps backslash as the escape and has every backslash
+  in it doubled: each one then matches itself, as in SQLite.  On a TEXT column
+  MariaDB first runs a case-insensitive LIKE (a superset), so that the folds
+  run only on the rows it keeps.
 * ``upper()``/``lower()`` (and the folds of LIKE and COLLATE NOCASE) change the
   26 ASCII letters only, as SQLite's do; the servers' UPPER/LOWER change every
   letter ('é' -> 'É', 'Привет' -> 'ПРИВЕТ').  PG: ``LOWER(x COLLATE "C")``, whose
@@ -196,10 +197,6 @@ def _numeric(x: exp.Expression, ctx: Context) -> bool:
     return isinstance(x, (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.Neg, exp.Count, exp.Length))
 
 
-def _fold(x: exp.Expression, ctx: Context) -> exp.Expression:
-    return ascii_case(x, ctx)
-
-
 def sqlite_case(tree: exp.Expression, ctx: Context) -> exp.Expression:
     """upper()/lower() (and LOWER folds made by earlier passes) change ASCII letters only."""
     def rewrite(n: exp.Expression) -> exp.Expression:
@@ -219,8 +216,8 @@ def _like(node: exp.Expression, ctx: Context) -> exp.Expression:
     # a literal pattern without letters matches a letter only by a wildcard: no folding
     folding = not (isinstance(pattern, exp.Literal) and pattern.is_string
                    and not any(c in _LOWER or c in _UPPER for c in pattern.this))
-    fold = _fold if folding else lambda x, _ctx: x
-    column = _prefiltered(like.this, ctx) if folding else None
+    fold = ascii_case if folding else lambda x, _ctx: x
+    column = _prefiltered(like.this, ctx) if folding and not _letter_escape(node) else None
     value, pattern = cstr(like.this, ctx), cstr(like.expression, ctx)  # SQLite's LIKE stops at a NUL
     like.set("this", fold(value.copy(), ctx))
     like.set("expression", fold(pattern.copy(), ctx))
@@ -245,6 +242,12 @@ def _like(node: exp.Expression, ctx: Context) -> exp.Expression:
         this=pattern, expression=exp.Var(this=_PREFILTER_COLLATION)))
     both = exp.Paren(this=exp.And(this=exp.Escape(this=loose, expression=out.expression.copy()), expression=out))
     return exp.Not(this=both) if negated else both
+
+
+def _letter_escape(node: exp.Expression) -> bool:
+    """An ESCAPE letter: the unfolded prefilter would not read it as the escape."""
+    escape = node.expression if isinstance(node, exp.Escape) else None
+    return isinstance(escape, exp.Literal) and escape.this.isalpha()
 
 
 def _prefiltered(value: exp.Expression, ctx: Context) -> exp.Column | None:
