@@ -12,6 +12,7 @@ from ... import errors
 from ..context import Context
 from ..generators import SESSION_MARKER
 from ._walk import bottom_up
+from .arithmetic import column_affinity
 from .c_strings import can_hold_nul, cstr, pg_instr, pg_replace
 
 _TEXT_FUNCS = (exp.Replace, exp.DPipe, exp.Concat, exp.StrPosition, exp.Trim, exp.Like, exp.EQ, exp.NEQ)
@@ -37,11 +38,43 @@ def _total(node: exp.Anonymous, ctx: Context) -> exp.Expression:
     return exp.Cast(this=exp.Coalesce(this=summed, expressions=[exp.Literal.number(0)]), to=exp.DataType.build(kind))
 
 
+_CLASS_OF_AFFINITY = {"INTEGER": "integer", "REAL": "real", "TEXT": "text", "BLOB": "blob"}
+
+
+def _static_class(arg: exp.Expression, ctx: Context) -> str | None:
+    """The storage class every non-NULL value of ``arg`` has on the server, where its
+    kind says it: a typed column (a server column holds one type), a cast, a literal."""
+    if isinstance(arg, exp.Column):
+        return _CLASS_OF_AFFINITY.get(column_affinity(arg, ctx) or "")
+    if isinstance(arg, exp.Cast):
+        if arg.to.is_type(*exp.DataType.INTEGER_TYPES):
+            return "integer"
+        if arg.to.is_type(exp.DataType.Type.DOUBLE, exp.DataType.Type.FLOAT):
+            return "real"
+        if arg.to.is_type(*exp.DataType.TEXT_TYPES):
+            return "text"
+        return None
+    if isinstance(arg, exp.HexString):
+        return "blob"
+    if isinstance(arg, exp.Literal):
+        return "text" if arg.is_string else "integer" if arg.this.isdigit() else "real"
+    return None
+
+
 def _typeof(node: exp.Typeof, ctx: Context) -> exp.Expression:
-    """PG: map pg_typeof to SQLite's storage class names; MySQL has no runtime type."""
-    if ctx.is_mysql:
-        raise errors.not_supported("typeof()", ctx.dialect)
+    """PG: map pg_typeof to SQLite's storage class names.  MySQL has no runtime type:
+    a value whose kind is known statically (:func:`_static_class`) gets its class."""
     arg = node.this
+    if isinstance(arg, exp.Null):
+        return exp.Literal.string("null")
+    if ctx.is_mysql:
+        kind = _static_class(arg, ctx)
+        if kind is None:
+            raise errors.not_supported("typeof() of an expression whose type is not a column's", ctx.dialect)
+        if isinstance(arg, (exp.Literal, exp.HexString)):
+            return exp.Literal.string(kind)
+        nulls = exp.Is(this=arg.copy(), expression=exp.Null())
+        return exp.Case(ifs=[exp.If(this=nulls, true=exp.Literal.string("null"))], default=exp.Literal.string(kind))
     pg_type = exp.Cast(this=exp.Anonymous(this="pg_typeof", expressions=[arg.copy()]), to=exp.DataType.build("TEXT"))
     mapping = [
         (("bigint", "integer", "smallint", "boolean"), "integer"),
