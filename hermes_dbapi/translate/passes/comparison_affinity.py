@@ -13,7 +13,8 @@ that operand has none (a literal, a parameter):
   (NULL for a NULL ``i``).  PostgreSQL refused 'abc' as a bigint, MariaDB read
   it as 0.  Text that is a number (' 5', '5.0') becomes that number.
 
-``IN`` lists follow the left operand's affinity, as in SQLite.
+``IN`` lists and ``BETWEEN`` bounds follow the left operand's affinity, as in
+SQLite; ``IS``/``IS NOT`` compare as ``=``/``<>`` do.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ from sqlglot import exp
 from ..context import Context
 from .arithmetic import column_affinity
 
-_ORDERED = (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE)
+_ORDERED = (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE, exp.NullSafeEQ, exp.NullSafeNEQ)
 _MIRROR = {exp.LT: exp.GT, exp.LTE: exp.GTE, exp.GT: exp.LT, exp.GTE: exp.LTE}
 # "number < text" holds for these with the column on the left
 _TRUE_WHEN_COLUMN_LEFT = {exp.NEQ: True, exp.EQ: False, exp.LT: True, exp.LTE: True, exp.GT: False, exp.GTE: False}
+_NULL_SAFE = {exp.NullSafeEQ: False, exp.NullSafeNEQ: True}  # c IS 'abc': false even for a NULL c
 _NUMBER = re.compile(r"\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*")
 
 
@@ -83,7 +85,10 @@ def _typed_side(node: exp.Expression, ctx: Context) -> tuple[exp.Column, str] | 
 
 
 def _constant_order(cmp: exp.Expression, column: exp.Column, column_left: bool) -> exp.Expression:
-    """True or false for a number against text, NULL for a NULL column: ``c = c`` / ``c <> c``."""
+    """True or false for a number against text, NULL for a NULL column: ``c = c`` / ``c <> c``
+    (``IS``/``IS NOT`` are never NULL)."""
+    if type(cmp) in _NULL_SAFE:
+        return exp.true() if _NULL_SAFE[type(cmp)] else exp.false()
     kind = type(cmp) if column_left else _MIRROR.get(type(cmp), type(cmp))
     same = exp.EQ if _TRUE_WHEN_COLUMN_LEFT[kind] else exp.NEQ
     return exp.Paren(this=same(this=column.copy(), expression=column.copy()))
@@ -110,11 +115,13 @@ def _compare(cmp: exp.Expression, ctx: Context) -> exp.Expression:
     return cmp
 
 
-def _in_list(node: exp.In, ctx: Context) -> None:
+def _in_list(node: exp.In | exp.Between, ctx: Context) -> None:
+    """The items of an IN list, or the bounds of a BETWEEN, against a TEXT column."""
     typed = _typed_side(node.this, ctx)
     if typed is None or typed[1] != "TEXT":
         return
-    for item in list(node.expressions):
+    items = node.expressions if isinstance(node, exp.In) else [node.args["low"], node.args["high"]]
+    for item in list(items):
         replaced = _as_text(item, ctx)
         if replaced is not None:
             item.replace(replaced)
@@ -126,8 +133,8 @@ def _assignment(node: exp.Expression) -> bool:
 
 
 def comparison_affinity(tree: exp.Expression, ctx: Context) -> exp.Expression:
-    for node in list(tree.find_all(*_ORDERED, exp.In)):
-        if isinstance(node, exp.In):
+    for node in list(tree.find_all(*_ORDERED, exp.In, exp.Between)):
+        if isinstance(node, (exp.In, exp.Between)):
             _in_list(node, ctx)
         elif not _assignment(node):
             result = _compare(node, ctx)
