@@ -15,7 +15,9 @@ once per statement text, and the order that plan yields is appended:
   aggregate, window or subquery: ``ORDER BY rowid`` or ``ORDER BY <index
   columns>, rowid`` (not for a one-row lookup by rowid or by a whole UNIQUE key);
 * a GROUP BY: ``ORDER BY <its terms>`` where SQLite sorts them, or the index's
-  columns where it groups through an index.
+  columns where it groups through an index;
+* a UNION (not ALL), INTERSECT or EXCEPT: ``ORDER BY 1, 2, ...``, the order of
+  the temporary b-tree SQLite reads its rows from.
 
 A plan of any other shape leaves the query as it is.
 """
@@ -38,12 +40,41 @@ Key = tuple[str, bool]  # (column, descending)
 
 def implicit_order(tree: exp.Expression, ctx: Context) -> exp.Expression:
     select = tree.expression if isinstance(tree, exp.Insert) else tree
+    if isinstance(select, _SORTED_COMPOUNDS) and not select.args.get("order"):
+        order = _compound_order(select, ctx)
+        if order is not None:
+            select.set("order", exp.Order(expressions=order))
+        return tree
     if not isinstance(select, exp.Select) or select.args.get("order"):
         return tree
     order = _group_order(select, ctx) if select.args.get("group") else _scan_order(select, ctx)
     if order is not None:
         select.set("order", exp.Order(expressions=order))
     return tree
+
+
+# -- UNION / INTERSECT / EXCEPT -----------------------------------------------------
+
+_SORTED_COMPOUNDS = (exp.Union, exp.Intersect, exp.Except)
+_COMPOUND_B_TREE = re.compile(r"^(UNION|INTERSECT|EXCEPT) USING TEMP B-TREE$")
+
+
+def _compound_order(compound: exp.SetOperation, ctx: Context) -> list[exp.Ordered] | None:
+    """A compound whose last operator removes duplicates hands its rows out of the
+    temporary b-tree it builds: sorted by every column, NULLs first (PostgreSQL
+    hashes them, MariaDB keeps arrival order, and a LIMIT then kept other rows)."""
+    if isinstance(compound, exp.Union) and not compound.args.get("distinct"):
+        return None  # UNION ALL: the branches' rows in turn
+    first = compound.this
+    while isinstance(first, (exp.SetOperation, exp.Subquery)):
+        first = first.this
+    if not isinstance(first, exp.Select) or any(
+            isinstance(item, exp.Star) or isinstance(item, exp.Column) and item.is_star for item in first.expressions):
+        return None
+    plan = _plan(compound, ctx)
+    if plan is None or not any(_COMPOUND_B_TREE.match(line) for line in plan):
+        return None
+    return [_ordered(exp.Literal.number(i + 1), False) for i in range(len(first.expressions))]
 
 
 # -- one table ------------------------------------------------------------------
@@ -168,7 +199,7 @@ def _ordered(term: exp.Expression, desc: bool) -> exp.Ordered:
     return exp.Ordered(this=term, desc=desc, nulls_first=not desc)
 
 
-def _markers(select: exp.Select) -> dict[str, None]:
+def _markers(select: exp.Expression) -> dict[str, None]:
     return {p.name: None for p in select.find_all(exp.Placeholder) if p.name}
 
 
@@ -185,7 +216,7 @@ def _shadow(ctx: Context, ask: Any) -> Any:
             return None
 
 
-def _plan(select: exp.Select, ctx: Context) -> list[str] | None:
+def _plan(select: exp.Expression, ctx: Context) -> list[str] | None:
     """The detail lines of SQLite's EXPLAIN QUERY PLAN for ``select`` (parameters unbound)."""
     sql = "EXPLAIN QUERY PLAN " + select.sql(dialect="sqlite")
     return _shadow(ctx, lambda db: [str(row[-1]) for row in db.execute(sql, _markers(select))])
