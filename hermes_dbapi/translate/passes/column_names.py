@@ -24,7 +24,7 @@ from sqlglot import exp
 from ..context import Context
 
 
-def _projection(query: exp.Expression) -> exp.Select | None:
+def projection(query: exp.Expression) -> exp.Select | None:
     """The SELECT whose items name a query's columns (the first of a compound)."""
     while isinstance(query, (exp.SetOperation, exp.Subquery)):
         query = query.this
@@ -59,10 +59,14 @@ def _unique(name: str, taken: set[str]) -> str:
     return name
 
 
+def has_star(select: exp.Select) -> bool:
+    """``*`` or ``t.*`` among the items: names and count come from the tables."""
+    return any(isinstance(i, exp.Star) or isinstance(i, exp.Column) and i.is_star for i in select.expressions)
+
+
 def _name_columns(query: exp.Expression) -> None:
-    select = _projection(query)
-    if select is None or any(isinstance(i, exp.Star) or isinstance(i, exp.Column) and i.is_star
-                             for i in select.expressions):
+    select = projection(query)
+    if select is None or has_star(select):
         return
     taken: set[str] = set()
     for position, item in enumerate(list(select.expressions)):

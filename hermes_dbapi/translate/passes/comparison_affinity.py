@@ -19,10 +19,12 @@ SQLite; ``IS``/``IS NOT`` compare as ``=``/``<>`` do.
 
 from __future__ import annotations
 
+import math
 import re
 
 from sqlglot import exp
 
+from ...fts.sqlvalues import real_to_text
 from ..context import Context
 from .arithmetic import column_affinity
 
@@ -54,10 +56,10 @@ def _sqlite_text(node: exp.Expression) -> str | None:
         value = float(text)
     except ValueError:
         return None
-    shown = "%.15g" % value
-    if "e" in shown or "n" in shown:
-        return None  # SQLite's exponent form: left as it was
-    return sign + (shown if "." in shown else shown + ".0")
+    if not math.isfinite(value):
+        return None
+    shown = real_to_text(value)
+    return None if "e" in shown else sign + shown  # SQLite's exponent form: left as it was
 
 
 def _as_text(other: exp.Expression, ctx: Context) -> exp.Expression | None:

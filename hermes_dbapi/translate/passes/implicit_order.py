@@ -30,6 +30,7 @@ from typing import Any
 from sqlglot import exp
 
 from ..context import Context
+from .column_names import has_star, projection
 
 _ROWID_SCAN = re.compile(r"^(SCAN|SEARCH) \S+(?: AS \S+)?(?: USING INTEGER PRIMARY KEY \((.*)\))?$")
 _INDEX_SCAN = re.compile(r"^(?:SCAN|SEARCH) \S+(?: AS \S+)? USING (?:COVERING )?INDEX (\S+)(?: \((.*)\))?$")
@@ -65,11 +66,8 @@ def _compound_order(compound: exp.SetOperation, ctx: Context) -> list[exp.Ordere
     hashes them, MariaDB keeps arrival order, and a LIMIT then kept other rows)."""
     if isinstance(compound, exp.Union) and not compound.args.get("distinct"):
         return None  # UNION ALL: the branches' rows in turn
-    first = compound.this
-    while isinstance(first, (exp.SetOperation, exp.Subquery)):
-        first = first.this
-    if not isinstance(first, exp.Select) or any(
-            isinstance(item, exp.Star) or isinstance(item, exp.Column) and item.is_star for item in first.expressions):
+    first = projection(compound)
+    if first is None or has_star(first):
         return None
     plan = _plan(compound, ctx)
     if plan is None or not any(_COMPOUND_B_TREE.match(line) for line in plan):
