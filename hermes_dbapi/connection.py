@@ -12,7 +12,7 @@ import os
 import re
 import sys
 import threading
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from . import binding, errors, returning, returning_ids, statements, stdclass, upsert_rows
 from .batch import plain_bindable
@@ -23,7 +23,7 @@ from .catalog import add_column, hidden_rowid, store
 from .catalog.shadow import Shadow
 from .cursor import Cursor
 from .transactions import Transactions
-from .translate import Translation, TranslationCache, disk_cache
+from .translate import Translation, TranslationCache, conflict_clause, disk_cache
 from .translate import helpers as translate_helpers
 from .translate.context import HIDDEN_ROWID
 
@@ -408,6 +408,9 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
                     if len(self._plans) >= 512:
                         self._plans.clear()
                     self._plans[sql] = (keyword, translation)
+            if translation.update_or in conflict_clause.ROW_BY_ROW:
+                _fts(self).row_by_row(cursor, sql, keyword, parameters)  # UPDATE OR IGNORE/REPLACE/FAIL
+                return
             if translation.rows > 1 and translation.conflict and upsert_rows.wanted(self, translation) \
                     and upsert_rows.run(self, cursor, sql, parameters, keyword):
                 return  # a multi-row upsert row by row, for SQLite's ids (upsert_rows.py)
@@ -749,6 +752,9 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             if translation.returns_rows and not translation.table:
                 raise errors.programming("executemany() can only execute DML statements.")
             items = iter(seq_of_parameters)  # a non-iterable fails here, before any BEGIN
+            if translation.update_or in conflict_clause.ROW_BY_ROW:
+                self._update_or_many(cursor, sql, keyword, items)
+                return
             if translation.is_ddl:
                 kept = cursor.lastrowid
                 for parameters in items:
@@ -780,6 +786,14 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             if stopped is not None:
                 raise stopped
             cursor._set_result(None, rowcount if statements.is_dml(keyword) else -1, cursor.lastrowid)
+
+    def _update_or_many(self, cursor: Cursor, sql: str, keyword: str, items: Iterator[Any]) -> None:
+        """executemany() of an UPDATE OR IGNORE/REPLACE/FAIL: item by item, row by row."""
+        total, kept = 0, cursor.lastrowid
+        for parameters in items:
+            _fts(self).row_by_row(cursor, sql, keyword, parameters)
+            total += max(cursor.rowcount, 0)
+        cursor._set_result(None, total, kept)  # sqlite3: executemany() leaves lastrowid alone
 
     def _run_batch(self, cursor: Cursor, translation: Translation, batch: list[tuple], profile: Any = None) -> int:
         """Run a bound batch; on failure keep the items before the failing one."""

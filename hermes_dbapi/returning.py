@@ -37,11 +37,15 @@ def wanted(conn: "Connection", sql: str, keyword: str) -> bool:
 def run(conn: "Connection", cursor: "Cursor", sql: str, parameters: Any) -> bool:
     """Run ``sql`` as described above; False if it is no UPDATE … RETURNING after all."""
     from .fts.server import sqlrun
+    from .translate import conflict_clause
     from .translate.params import scan
 
     conn._raise_sqlite_error(sql)
     found = scan(sql)
-    tree = sqlglot.parse_one(found.sql, read="sqlite")
+    text, update_or = conflict_clause.split(found.sql)
+    if update_or in conflict_clause.ROW_BY_ROW:
+        return False  # run row by row (update_conflicts in the trigger engine), which says what it cannot do
+    tree = sqlglot.parse_one(text, read="sqlite")
     if not isinstance(tree, exp.Update) or tree.args.get("returning") is None:
         return False
     dialect = conn._backend.dialect

@@ -17,7 +17,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from .. import errors
-from . import mysql_names
+from . import conflict_clause, mysql_names
 from .context import HIDDEN_ROWID, Context
 from .generators import HermesSQLite, render
 from .params import scan
@@ -48,6 +48,7 @@ class Translation:
     conflict: bool = False  # INSERT with ON CONFLICT (OR IGNORE, upserts): rows may be skipped
     rowid_coalesced: bool = False  # PostgreSQL: a NULL bound to the rowid column draws the next id (passes/insert_defaults.py)
     sets_rowid: bool = False  # UPDATE whose SET assigns the rowid (PostgreSQL identity upkeep: Connection._identity_past_updated)
+    update_or: str = ""  # UPDATE OR <algorithm>: the algorithm (translate/conflict_clause.py, update_conflicts.py)
 
 
 def translate(sql: str, ctx: Context) -> Translation:
@@ -121,7 +122,7 @@ _REPLACE = re.compile(r"^\s*REPLACE\b", re.IGNORECASE)
 def _translate(sql: str, ctx: Context) -> Translation:
     # SQLite's REPLACE INTO is INSERT OR REPLACE INTO (sqlglot reads it as an opaque Command)
     params = scan(_REPLACE.sub("INSERT OR REPLACE", sql, count=1))
-    text = params.sql
+    text, update_or = conflict_clause.split(params.sql)
     head = text.lstrip().split(None, 1)[0].upper() if text.strip() else ""
     if head in ("CREATE", "ALTER"):
         text = normalize(text)
@@ -153,6 +154,7 @@ def _translate(sql: str, ctx: Context) -> Translation:
         rowid_coalesced=bool(ctx.facts.get("rowid_coalesced")),
         after=after,
         sets_rowid=_sets_rowid(tree, ctx),
+        update_or=update_or,
         **_insert_facts(tree),
     )
 

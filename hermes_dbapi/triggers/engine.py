@@ -21,6 +21,8 @@ from .. import errors
 from .._stdlib import sqlite3
 from ..fts.server import sqlrun, writes
 from ..fts.server import triggers as parsing
+from ..translate import conflict_clause
+from ..translate.passes.conflicts import unique_keys_of
 from . import raising
 from .raising import IgnoreRow
 
@@ -37,8 +39,11 @@ def _parse(text: str) -> exp.Expression:
     if tree is None:
         if len(_PARSED) >= 512:
             _PARSED.clear()
-        tree = _PARSED[text] = sqlglot.parse_one(text, read="sqlite")
-        tree.meta[sqlrun.SQLITE_TEXT] = text
+        plain, update_or = conflict_clause.split(text)
+        tree = _PARSED[text] = sqlglot.parse_one(plain, read="sqlite")
+        tree.meta[sqlrun.SQLITE_TEXT] = plain
+        if update_or:
+            tree.meta[conflict_clause.META] = update_or
         tree.meta[_RAISES_IN_DML] = isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) and any(
             str(a.this).upper() == "RAISE" for a in tree.find_all(exp.Anonymous))
     return tree
@@ -104,7 +109,7 @@ class Runner:
             self.conn._total_changes += count
             return count, last
         fired = self.fired(tree)
-        if not fired:
+        if not fired and not resolves_row_by_row(tree):
             count, last = self.execute(tree.sql(dialect="sqlite"), values)
             count = max(count, 0)
             if isinstance(tree, exp.Insert) and count and last is not None:
@@ -126,13 +131,14 @@ class Runner:
     def _with_triggers(self, tree: exp.Expression, table: str, values: Sequence[Any],
                        fired: list[parsing.Trigger]) -> tuple[int, int | None]:
         dialect = self.conn._backend.dialect
+        where = "on a table with triggers" if fired else f"with OR {tree.meta.get(conflict_clause.META)}"
         if tree.args.get("returning") is not None:
-            raise errors.not_supported("RETURNING on a table with triggers", dialect)
+            raise errors.not_supported(f"RETURNING {where}", dialect)
         if isinstance(tree, exp.Insert):
             count, last = _Table(self, table).insert(tree, values, fired)
         elif isinstance(tree, exp.Update):
-            if tree.args.get("from") is not None:
-                raise errors.not_supported("UPDATE ... FROM on a table with triggers", dialect)
+            if tree.args.get("from_") is not None or tree.args.get("from") is not None:
+                raise errors.not_supported(f"UPDATE ... FROM {where}", dialect)
             count, last = _Table(self, table).update(tree, values, fired), None
         else:
             count, last = _Table(self, table).delete(tree, values, fired), None
@@ -279,7 +285,7 @@ class _Table:
                 shapes[key] = shape
         self.cols, self.rid, self.implicit, self.keys = shape
         if not self.keys:
-            raise errors.not_supported(f"triggers on table {table} (it has no INTEGER PRIMARY KEY or PRIMARY KEY)",
+            raise errors.not_supported(f"triggers or UPDATE OR … on table {table} (it has no rowid or PRIMARY KEY)",
                                        self.conn._backend.dialect)
 
     # -- rows -------------------------------------------------------------------
@@ -394,6 +400,8 @@ class _Table:
     def update(self, tree: exp.Update, values: Sequence[Any], fired: list[parsing.Trigger]) -> int:
         runner = self.runner
         keys, src = self._keys(tree, values)
+        if keys:
+            tree, values = self._once(tree, values)
         sets = {e.this.name.lower(): e.expression for e in tree.expressions if isinstance(e, exp.EQ)}
         qual = tree.this.alias or self.table
         exprs = [sets[c.lower()].sql(dialect="sqlite") if c.lower() in sets else f"{qi(qual)}.{self._q(c)}"
@@ -405,6 +413,7 @@ class _Table:
                 if name in sets:
                     exprs[[c.lower() for c in self.cols].index(self.rid.lower())] = sets[name].sql(dialect="sqlite")
         before = any(t.timing == "BEFORE" for t in fired)
+        algorithm = tree.meta.get(conflict_clause.META) if resolves_row_by_row(tree) else ""
         count = 0
         for key in keys:
             old = self.read(key)
@@ -426,10 +435,14 @@ class _Table:
                         continue
                     if self.read(key) is None:
                         continue  # a BEFORE trigger deleted the row
-            text, vals = self._one_row(tree, values, key)
-            done, _ = runner.execute(text, vals)
-            if done <= 0 and self.read(new_key) is None:
-                continue  # UPDATE OR IGNORE skipped it
+            if algorithm:
+                if not self._resolving(algorithm, tree, values, key, exprs, src):
+                    continue  # UPDATE OR IGNORE skipped it
+            else:
+                text, vals = self._one_row(tree, values, key)
+                done, _ = runner.execute(text, vals)
+                if done <= 0 and self.read(new_key) is None:
+                    continue
             count += 1
             runner.done[-1] += 1
             new = self.read(new_key)
@@ -440,6 +453,112 @@ class _Table:
             except IgnoreRow:
                 pass
         return count
+
+    def _once(self, tree: exp.Update, values: Sequence[Any]) -> tuple[exp.Update, Sequence[Any]]:
+        """SQLite evaluates a SET's uncorrelated subquery once, before the first row
+        changes; run row by row it would see the rows changed before it, so its value
+        is taken now and bound as a parameter."""
+        found = [q for e in tree.expressions for q in e.find_all(exp.Subquery)
+                 if not isinstance(q.parent, exp.In) and self._uncorrelated(q)]
+        if not found:
+            return tree, values
+        tree = tree.copy()
+        found = [q for e in tree.expressions for q in e.find_all(exp.Subquery)
+                 if not isinstance(q.parent, exp.In) and self._uncorrelated(q)]
+        values = list(values)
+        taken: list[exp.Expression] = []
+        for query in found:
+            if any(query is not t and t in _ancestors(query) for t in taken):
+                continue  # inside one already taken
+            rows = self.runner.bridge.query(f"SELECT {query.sql(dialect='sqlite')}", values)
+            values.append(rows[0][0] if rows else None)
+            query.replace(_marker(len(values)))
+            taken.append(query)
+        tree.meta.pop(sqlrun.SQLITE_TEXT, None)
+        return tree, values
+
+    def _uncorrelated(self, query: exp.Subquery) -> bool:
+        """Whether ``query`` reads nothing of the row being updated: every column names
+        one of its own tables (known to the catalog) or a column they have."""
+        shadow = self.conn._shadow
+        names = {t.name.lower() for t in query.find_all(exp.Table)}
+        inner = {t.alias_or_name.lower() for t in query.find_all(exp.Table)}  # what its columns may name
+        columns: set[str] = set(_ROWID)
+        for name in names:
+            if not shadow.has_table(name):
+                return False  # a CTE or a view's columns: row by row, as before
+            columns |= {c[0].lower() for c in shadow.columns(name)}
+        for column in query.find_all(exp.Column):
+            if (column.table.lower() not in inner) if column.table else (column.name.lower() not in columns):
+                return False
+        return True
+
+    def _resolving(self, algorithm: str, tree: exp.Update, values: Sequence[Any], key: Sequence[Any],
+                   exprs: list[str], src: str) -> bool:
+        """One row's change under UPDATE OR <algorithm>, resolving a UNIQUE, NOT NULL
+        or CHECK failure as SQLite does; False when IGNORE skipped the row.  (A failed
+        attempt undid itself: on PostgreSQL each statement has its own savepoint.)"""
+        for _attempt in range(_MAX_RESOLUTIONS):
+            text, vals = self._one_row(tree, values, key)
+            try:
+                self.runner.execute(text, vals)
+                return True
+            except sqlite3.IntegrityError as exc:
+                constraint = _resolvable(exc)
+                if constraint is None:
+                    raise
+                if algorithm == "IGNORE":
+                    return False
+                if algorithm == "FAIL":
+                    raise raising.failing(exc) from None
+                if constraint == "UNIQUE" and self._delete_conflicts(tree, values, key, exprs, src):
+                    continue  # REPLACE: the rows in the way are gone; try again
+                patched = self._null_to_default(tree, exc) if constraint == "NOT NULL" else None
+                if patched is None:
+                    raise  # REPLACE acts as ABORT for CHECK, and for NOT NULL without a default
+                tree = patched
+        raise errors.operational(f"UPDATE OR {algorithm}: conflicts kept coming back")
+
+    def _delete_conflicts(self, tree: exp.Update, values: Sequence[Any], key: Sequence[Any], exprs: list[str],
+                          src: str) -> int:
+        """REPLACE: delete the other rows holding the new row's value of a unique key
+        (no DELETE triggers fire, as with recursive_triggers off); how many went."""
+        runner = self.runner
+        where = self._key_where(tree.this.alias or self.table, len(values) + 1)
+        got = runner.bridge.query(f"SELECT {', '.join(exprs)} FROM {src} WHERE {where}", list(values) + list(key))
+        if not got:
+            return 0
+        new = {c.lower(): v for c, v in zip(self.cols, got[0])}
+        deleted = 0
+        for cols, predicate, _pk in unique_keys_of(self.conn._shadow, self.table):
+            if any(c is None or c.lower() not in new or new[c.lower()] is None for c in cols):
+                continue  # an expression index, or a NULL (never equal to another)
+            cond = [f"{qi(c)} = :__hdb_p{i + 1}" for i, c in enumerate(cols)]
+            if predicate is not None:
+                cond.append(f"({predicate.sql(dialect='sqlite')})")
+            cond.append(f"NOT ({self._key_where(self.table, len(cols) + 1)})")
+            done, _ = runner.execute(f"DELETE FROM {qi(self.table)} WHERE {' AND '.join(cond)}",
+                                     [new[c.lower()] for c in cols] + list(key))
+            deleted += max(done, 0)
+        return deleted
+
+    def _null_to_default(self, tree: exp.Update, exc: Exception) -> exp.Update | None:
+        """REPLACE on NOT NULL: the column's DEFAULT where its new value is NULL (None:
+        no default, or not a column this UPDATE sets)."""
+        column = str(exc).rsplit(".", 1)[-1].lower()
+        with self.conn._shadow.lock:
+            found = self.conn._shadow.db.execute(
+                "SELECT dflt_value FROM pragma_table_info(?) WHERE lower(name) = ?", (self.table, column)).fetchone()
+        if found is None or found[0] is None:
+            return None
+        patched = tree.copy()
+        for eq in patched.expressions:
+            if isinstance(eq, exp.EQ) and eq.this.name.lower() == column:
+                default = sqlglot.parse_one(found[0], read="sqlite")
+                eq.set("expression", exp.Coalesce(this=eq.expression, expressions=[default]))
+                patched.meta.pop(sqlrun.SQLITE_TEXT, None)
+                return patched
+        return None
 
     # -- INSERT -------------------------------------------------------------------
 
@@ -539,6 +658,37 @@ class _Table:
         return count, last
 
 
+def _ancestors(node: exp.Expression) -> list[exp.Expression]:
+    out = []
+    while node.parent is not None:
+        node = node.parent
+        out.append(node)
+    return out
+
+
+_MAX_RESOLUTIONS = 16  # REPLACE: one retry per unique key in the way (and one per NOT NULL column)
+
+
+def resolves_row_by_row(tree: exp.Expression) -> bool:
+    """An UPDATE OR IGNORE / REPLACE / FAIL: run row by row, each conflict resolved."""
+    return isinstance(tree, exp.Update) and tree.meta.get(conflict_clause.META) in conflict_clause.ROW_BY_ROW
+
+
+def _resolvable(exc: Exception) -> str | None:
+    """The constraint an UPDATE OR <algorithm> resolves (a FOREIGN KEY failure it does not)."""
+    text = str(exc)
+    for constraint in ("UNIQUE", "NOT NULL", "CHECK"):
+        if text.startswith(constraint + " constraint failed"):
+            return constraint
+    return None
+
+
+def _rolls_back(tree: exp.Expression) -> bool:
+    if isinstance(tree, exp.Insert):
+        return (tree.args.get("alternative") or "").upper() == "ROLLBACK"
+    return tree.meta.get(conflict_clause.META) == "ROLLBACK"
+
+
 def run_statement(bridge: "FtsBridge", tree: exp.Expression, values: Sequence[Any]) -> tuple[int, int | None]:
     """A top-level statement with its triggers, atomic as in SQLite: an error undoes
     the whole statement (RAISE(FAIL) keeps the rows done before it; RAISE(ROLLBACK)
@@ -556,6 +706,8 @@ def run_statement(bridge: "FtsBridge", tree: exp.Expression, values: Sequence[An
         backend.statement_done(result[1])  # deferred writes settle while the savepoint can undo them
     except BaseException as exc:
         kind = exc.kind if isinstance(exc, raising.TriggerRaise) else "ABORT"
+        if kind == "ABORT" and isinstance(exc, sqlite3.IntegrityError) and _rolls_back(tree):
+            kind = "ROLLBACK"  # INSERT/UPDATE OR ROLLBACK: the transaction ends with the statement
         if kind == "FAIL":
             conn._total_changes += runner.first_done
             backend.commit() if own else backend.savepoint("RELEASE SAVEPOINT", "hermes_trg")

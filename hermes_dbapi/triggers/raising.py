@@ -34,6 +34,14 @@ class TriggerRaise(Exception):
         self.error = errors.make(sqlite3.IntegrityError, message, "SQLITE_CONSTRAINT_TRIGGER")
 
 
+def failing(error: Exception) -> TriggerRaise:
+    """A conflict under UPDATE OR FAIL: the statement stops with ``error`` (its own
+    text and code), the rows it changed before kept."""
+    stop = TriggerRaise("FAIL", str(error))
+    stop.error = error
+    return stop
+
+
 class IgnoreRow(Exception):
     """RAISE(IGNORE): the rest of the trigger and the current row are skipped."""
 

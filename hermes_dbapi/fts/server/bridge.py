@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 import sqlglot
 from sqlglot import exp
 
-from ... import binding, statements
+from ... import binding, errors, statements
 from ...catalog import store
+from ...translate import conflict_clause
 from ...translate.params import scan
 from ..errors import FtsError
 from . import select, sqlrun, triggers, writes
@@ -149,9 +150,12 @@ class FtsBridge:
         if cached is None or cached[0] != epoch:
             self.conn._raise_sqlite_error(sql)
             found = scan(sql)
+            text, update_or = conflict_clause.split(found.sql)
             try:
-                tree = sqlglot.parse_one(found.sql, read="sqlite")
-                tree.meta[sqlrun.SQLITE_TEXT] = found.sql
+                tree = sqlglot.parse_one(text, read="sqlite")
+                tree.meta[sqlrun.SQLITE_TEXT] = text
+                if update_or:
+                    tree.meta[conflict_clause.META] = update_or
             except sqlglot.errors.ParseError:
                 tree = None
             if len(self._parsed) >= 256:
@@ -253,8 +257,26 @@ class FtsBridge:
                            values: Sequence[Any], keyword: str, parameters: Any) -> bool:
         from ...triggers import engine
 
-        if not engine.Runner(self).fired(tree):
+        if not engine.Runner(self).fired(tree) and not engine.resolves_row_by_row(tree):
             return False
+        self._run_row_by_row(cursor, tree, values, keyword)
+        return True
+
+    def row_by_row(self, cursor: "Cursor", sql: str, keyword: str, parameters: Any) -> None:
+        """A statement the trigger engine runs row by row though no trigger fires:
+        UPDATE OR IGNORE / REPLACE / FAIL (each row's conflict resolved as SQLite does)."""
+        self._refresh()
+        found, tree = self._parse(sql, copy=False)
+        if tree is None:  # the connection translated it: sqlglot read it then
+            raise errors.operational(f"unsupported or malformed SQL ({sql[:80]})")
+        target = target_table(tree)
+        if not self.conn._shadow.has_table(target):  # _parse reloaded the catalog when SQLite missed it
+            raise errors.operational(f"no such table: {target}")
+        self._run_row_by_row(cursor, tree, self._bind(sql, found, parameters), keyword)
+
+    def _run_row_by_row(self, cursor: "Cursor", tree: exp.Expression, values: Sequence[Any], keyword: str) -> None:
+        from ...triggers import engine
+
         conn = self.conn
         if not self._script:
             conn._begin_implicitly(keyword)
@@ -263,7 +285,6 @@ class FtsBridge:
             conn._last_rowid = last
         cursor._raw_cursor().reset()
         cursor._set_result(None, count if statements.is_dml(keyword) else -1, conn._last_rowid)
-        return True
 
     def many(self, cursor: "Cursor", sql: str, keyword: str, items: Any) -> bool:
         """executemany() of a DML statement on a table with triggers: item by item."""

@@ -19,6 +19,7 @@ from sqlglot.dialects.sqlite import SQLite
 from sqlglot.tokens import TokenType
 
 from ... import statements
+from ...translate import conflict_clause
 from ...translate.params import MARKER, scan
 
 _HEAD = re.compile(
@@ -98,7 +99,7 @@ _SLOT = re.compile(r":__hdb_slot(\d+)\b")
 @lru_cache(maxsize=1024)
 def _template(text: str) -> tuple[str, tuple[str, ...]]:
     """A trigger statement parsed once: its text with numbered slots, and the row key of each slot."""
-    marked = scan(text).sql
+    marked, update_or = conflict_clause.split(scan(text).sql)
     tree = sqlglot.parse_one(marked, read="sqlite")
     keys: list[str] = []
     for col in list(tree.find_all(exp.Column)):
@@ -106,4 +107,4 @@ def _template(text: str) -> tuple[str, tuple[str, ...]]:
         if qual in ("new", "old"):
             keys.append(f"{qual}.{col.name.lower()}")
             col.replace(exp.Placeholder(this=f"__hdb_slot{len(keys)}"))
-    return tree.sql(dialect="sqlite"), tuple(keys)
+    return conflict_clause.restore(tree.sql(dialect="sqlite"), update_or), tuple(keys)

@@ -102,14 +102,19 @@ def unique_keys(ctx: Context, table: str) -> list[tuple[list[str], exp.Expressio
     getter = getattr(ctx.schema, "unique_keys", None)
     if getter is not None:
         return getter(table)
-    db = getattr(ctx.schema, "db", None)
-    lock = getattr(ctx.schema, "lock", None)
+    return unique_keys_of(ctx.schema, table)
+
+
+def unique_keys_of(schema: object, table: str) -> list[tuple[list[str], exp.Expression | None, bool]]:
+    """:func:`unique_keys` read from a SQLite catalog (the shadow: ``db``, ``lock``)."""
+    db = getattr(schema, "db", None)
+    lock = getattr(schema, "lock", None)
     if db is None or lock is None:
         return []
     keys: list[tuple[list[str], exp.Expression | None, bool]] = []
     with lock:
         try:
-            rowid = ctx.schema.rowid_column(table)
+            rowid = schema.rowid_column(table)  # type: ignore[attr-defined]
             if rowid is not None:
                 keys.append(([rowid], None, True))
             for _, name, unique, origin, partial in db.execute("SELECT * FROM pragma_index_list(?)", (table,)):
