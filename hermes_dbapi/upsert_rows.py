@@ -9,7 +9,9 @@ row is its own INSERT (the statement's parameters bound by number, see
 would.  PostgreSQL sets the sequence back after a row that inserted nothing;
 on MariaDB the one-row INSERT carries the id of the row it meets and draws
 nothing (``translate/passes/mysql_ids.py``).  Only when the ids are the shim's
-to give: an id column the INSERT does not list, no RETURNING.  AUTOINCREMENT
+to give: an id column the INSERT does not list, no RETURNING; and on MariaDB
+when the rows carry their ids, for SQLite's lastrowid (the last row inserted,
+not updated).  AUTOINCREMENT
 tables: SQLite burns an id per conflicting row, as PostgreSQL does in one
 statement; MariaDB hands a multi-row statement's unused values to the rows
 after, so there too row by row (a one-row statement burns one, as SQLite).
@@ -49,10 +51,14 @@ def wanted(conn: "Connection", translation: "Translation") -> bool:
 
 def _wanted(conn: "Connection", translation: "Translation") -> bool:
     column = conn._rowid_target(translation.table)
-    if column is None or translation.listed is None and (column != HIDDEN_ROWID or conn._backend.kind == "postgres"):
-        return False  # no column list: the values give the rowid alias (a hidden rowid is never listed)
-    if column.lower() in {name.lower() for name in translation.listed or ()}:
+    if column is None:
         return False
+    if translation.listed is None and (column != HIDDEN_ROWID or conn._backend.kind == "postgres") \
+            or column.lower() in {name.lower() for name in translation.listed or ()}:
+        # the values give the rowid (a hidden rowid is never listed): PostgreSQL's RETURNING names the
+        # inserted rows' ids; MariaDB's OK packet only the first row's, where SQLite's lastrowid is
+        # the last inserted row's, which only a row-by-row run tells from the updated ones
+        return conn._backend.kind != "postgres"
     # AUTOINCREMENT: SQLite burns an id per conflicting row, as PostgreSQL does in one statement;
     # MariaDB gives a multi-row statement's unused values to the rows after (a one-row one burns)
     return conn._backend.kind != "postgres" or not conn._autoincrement(translation.table)

@@ -121,6 +121,21 @@ def _rows_inserted(raw: pymysql.cursors.Cursor) -> int | None:
     return records - duplicates if duplicates else None  # INSERT … SELECT reports no duplicates
 
 
+_UPSERT = re.compile(r"\bON DUPLICATE KEY UPDATE\b", re.IGNORECASE)
+
+
+def _updated_only(raw: pymysql.cursors.Cursor, sql: str) -> bool:
+    """An upsert that updated rows and inserted none: the OK packet names an updated
+    row's id, where SQLite's lastrowid stays (an update is no insert)."""
+    if not _UPSERT.search(sql):
+        return False
+    result = getattr(raw, "_result", None)
+    match = _DUPLICATES.search(getattr(result, "message", b"") or b"")
+    if match is not None:
+        return int(match.group(2)) == int(match.group(1)) > 0
+    return raw.rowcount == 2  # one row: 2 is "updated" (CLIENT_FOUND_ROWS), 1 "inserted" or "unchanged"
+
+
 class MyCursor(RawCursor):
     def __init__(self, raw: pymysql.cursors.Cursor) -> None:
         super().__init__()
@@ -271,7 +286,7 @@ class MySQLBackend(faults.MyFaults, Backend):
         cursor.rowcount -= skipped
         if raw.description is not None:
             cursor.names = tuple(col[0] for col in raw.description)  # rowcount: rows of a DML … RETURNING
-        elif raw.lastrowid:
+        elif raw.lastrowid and not (not counted and _updated_only(raw, sql)):
             # the OK packet names the first id of a multi-row insert; SQLite the last
             inserted = _rows_inserted(raw) if counted else None
             written = inserted if inserted is not None else cursor.rowcount  # REPLACE: its deletes are not counted

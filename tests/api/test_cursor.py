@@ -165,6 +165,15 @@ LASTROWID = {
         "INSERT INTO t(name) VALUES ('last')",
         "SELECT id, name FROM t ORDER BY id",
     ],
+    "upsert_update_keeps_lastrowid": [  # MariaDB's OK packet named the updated row's id
+        "INSERT INTO t(name) VALUES ('d')",
+        "INSERT INTO t(id, name) VALUES (1, 'z') ON CONFLICT (id) DO UPDATE SET name = 'upd'",
+        "INSERT INTO t(id, name) VALUES (1, 'z'), (2, 'w') ON CONFLICT (id) DO UPDATE SET name = excluded.name || '!'",
+        "SELECT last_insert_rowid(), changes()",
+        "INSERT INTO t(id, name) VALUES (2, 'v'), (60, 'new') ON CONFLICT (id) DO UPDATE SET name = 'again'",
+        "SELECT last_insert_rowid(), changes()",
+        "SELECT id, name FROM t ORDER BY id",
+    ],
     "update_moves_rowids": [  # the next automatic id is max + 1 after an UPDATE set ids past it
         "INSERT INTO t(name) VALUES ('d')",
         "UPDATE t SET id = 30 WHERE name = 'd'",
