@@ -22,6 +22,7 @@ from .._stdlib import sqlite3
 from ..fts.server import sqlrun, writes
 from ..fts.server import triggers as parsing
 from ..translate import conflict_clause
+from ..translate.passes import row_assignments
 from ..translate.passes.conflicts import unique_keys_of
 from . import raising
 from .raising import IgnoreRow
@@ -88,7 +89,7 @@ class Runner:
         found = self.bridge.triggers.get(target_table(tree).lower(), [])
         fired = [t for t in found if t.event == event and t.name.lower() not in self.stack]
         if event == "UPDATE":
-            touched = {e.this.name.lower() for e in tree.expressions if isinstance(e, exp.EQ)}
+            touched = set(row_assignments.assigned_columns(tree))
             fired = [t for t in fired if not t.of or touched & set(t.of)]
         return fired
 
@@ -399,6 +400,9 @@ class _Table:
 
     def update(self, tree: exp.Update, values: Sequence[Any], fired: list[parsing.Trigger]) -> int:
         runner = self.runner
+        if any(isinstance(e.this, (exp.Tuple, exp.Paren)) for e in tree.expressions):
+            tree = tree.copy()  # the cached parse stays as written
+            row_assignments.split(tree)  # SET (a, b) = (x, y): a = x, b = y, as read below
         keys, src = self._keys(tree, values)
         if keys:
             tree, values = self._once(tree, values)

@@ -34,6 +34,7 @@ from . import (
     queries,
     recursive_limit,
     rowid,
+    row_assignments,
     sqlite_text,
     stars,
     strings,
@@ -44,6 +45,7 @@ Pass = Callable[[exp.Expression, Context], exp.Expression]
 _COMMON: list[Pass] = [ddl.create_table, ddl.create_index, ddl.drop_index, limits.sqlite_limits, limits.bound_limits]
 _SQL: list[Pass] = [
     numeric_cast.mark_numeric_casts,  # before any pass makes casts of its own
+    row_assignments.row_assignments,  # before the passes that read a SET list column by column
     conflicts.insert_or,
     conflicts.upsert,
     mysql_ids.existing_ids,  # after the ON DUPLICATE KEY UPDATE is made

@@ -5,7 +5,6 @@
   ``lead(1, n)`` (NULL exactly there) tells apart from a NULL value:
   ``CASE WHEN lead(1, n) OVER w IS NULL THEN default ELSE lead(x, n) OVER w END``.
 * ``group_concat(…) OVER (…)``: no GROUP_CONCAT window function: NotSupportedError.
-* ``UPDATE … SET (a, b) = (x, y)``: row assignment becomes ``a = x, b = y``.
 * ``UPDATE … SET a = b, b = a``: MariaDB reads the old row (its sessions run with
   ``SIMULTANEOUS_ASSIGNMENT``); MySQL assigns left to right: NotSupportedError there.
 * ``UPDATE … RETURNING``: MariaDB returns rows only from INSERT and DELETE: the
@@ -33,25 +32,12 @@ def _offset_default(window: exp.Window) -> exp.Expression:
     return exp.Case(ifs=[exp.If(this=exp.Is(this=probe, expression=exp.Null()), true=default.copy())], default=plain)
 
 
-def _row_assignments(update: exp.Update) -> None:
-    items: list[exp.Expression] = []
-    for item in update.expressions:
-        left, right = item.this, item.expression
-        if isinstance(item, exp.EQ) and isinstance(left, exp.Tuple) and isinstance(right, exp.Tuple) \
-                and len(left.expressions) == len(right.expressions):
-            items.extend(exp.EQ(this=c.copy(), expression=v.copy()) for c, v in zip(left.expressions, right.expressions))
-        else:
-            items.append(item)
-    update.set("expressions", items)
-
-
 def mysql_dml(tree: exp.Expression, ctx: Context) -> exp.Expression:
     if not ctx.is_mysql:
         return tree
     if isinstance(tree, exp.Update):
         if tree.args.get("returning"):
             raise errors.not_supported("UPDATE … RETURNING", ctx.dialect)
-        _row_assignments(tree)
         refuse_order_dependent(tree.expressions, ctx, "an UPDATE whose SET")  # MySQL; MariaDB reads the old row
     for window in list(tree.find_all(exp.Window)):
         func = window.this
@@ -59,4 +45,5 @@ def mysql_dml(tree: exp.Expression, ctx: Context) -> exp.Expression:
             raise errors.not_supported("group_concat() as a window function", ctx.dialect)
         if isinstance(func, (exp.Lag, exp.Lead)) and func.args.get("default") is not None:
             window.replace(_offset_default(window))
+
     return tree
