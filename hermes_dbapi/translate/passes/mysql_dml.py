@@ -5,6 +5,8 @@
   ``lead(1, n)`` (NULL exactly there) tells apart from a NULL value:
   ``CASE WHEN lead(1, n) OVER w IS NULL THEN default ELSE lead(x, n) OVER w END``.
 * ``group_concat(…) OVER (…)``: no GROUP_CONCAT window function: NotSupportedError.
+* ``percent_rank()``/``cume_dist()``: MariaDB hands them out rounded to 10 decimals;
+  a CAST to DOUBLE gives the whole double, as SQLite's.
 * ``UPDATE … SET a = b, b = a``: MariaDB reads the old row (its sessions run with
   ``SIMULTANEOUS_ASSIGNMENT``); MySQL assigns left to right: NotSupportedError there.
 * ``UPDATE … RETURNING``: MariaDB returns rows only from INSERT and DELETE: the
@@ -45,5 +47,6 @@ def mysql_dml(tree: exp.Expression, ctx: Context) -> exp.Expression:
             raise errors.not_supported("group_concat() as a window function", ctx.dialect)
         if isinstance(func, (exp.Lag, exp.Lead)) and func.args.get("default") is not None:
             window.replace(_offset_default(window))
-
+        elif isinstance(func, (exp.PercentRank, exp.CumeDist)):  # MariaDB rounds them to 10 decimals
+            window.replace(exp.Cast(this=window.copy(), to=exp.DataType.build("DOUBLE")))
     return tree
