@@ -33,6 +33,10 @@ def integrity(conn: "Connection", sql: str, parameters: Any, exc: sqlite3.Error)
         found = _rerun(conn, sql, parameters)
         if found is not None and getattr(found, "sqlite_errorname", "") == name:
             return found
+    if name == "SQLITE_MISMATCH":  # a STRICT table names the value's type and the column
+        found = _rerun(conn, sql, parameters)
+        if found is not None and str(found).startswith("cannot store "):  # SQLITE_CONSTRAINT_DATATYPE
+            return found
     if name == "SQLITE_CONSTRAINT_CHECK":
         better = _check_by_catalog(conn, exc)
         if better is not None:
