@@ -135,7 +135,7 @@ END $f$
 
 UTF8 = r"""
 CREATE OR REPLACE FUNCTION hdb_utf8(x text) RETURNS bytea LANGUAGE sql IMMUTABLE PARALLEL SAFE
-AS $f$ SELECT CASE WHEN strpos(x, E'\x01') = 0 THEN convert_to(x, 'UTF8') ELSE hdb_utf8_esc(x) END $f$
+AS $f$ SELECT CASE WHEN strpos(x, E'\x01') > 0 THEN hdb_utf8_esc(x) ELSE convert_to(x, 'UTF8') END $f$
 """
 
 CHR = r"""

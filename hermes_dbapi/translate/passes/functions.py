@@ -147,10 +147,21 @@ def _hex_literal(node: exp.HexString, ctx: Context) -> exp.Expression:
     return exp.Cast(this=exp.Literal.string("\\x" + raw.hex()), to=exp.DataType.build("BYTEA"))
 
 
+def _numeric(x: exp.Expression, ctx: Context) -> bool:
+    """A number literal or a numeric column: PostgreSQL's text functions refuse it."""
+    if isinstance(x, (exp.Literal, exp.Neg)):
+        return not x.is_string
+    return isinstance(x, exp.Column) and column_affinity(x, ctx) in ("INTEGER", "REAL", "NUMERIC")
+
+
+def _as_text(x: exp.Expression, ctx: Context) -> exp.Expression:
+    """``x`` as SQLite's text functions read it: a number by its text (PostgreSQL)."""
+    return exp.Cast(this=x, to=exp.DataType.build("TEXT")) if not ctx.is_mysql and _numeric(x, ctx) else x
+
+
 def _length(node: exp.Length, ctx: Context) -> exp.Expression:
-    """PG length() takes text: numeric literals are converted as SQLite does."""
-    if not ctx.is_mysql and isinstance(node.this, (exp.Literal, exp.Neg)) and not node.this.is_string:
-        node.set("this", exp.Cast(this=node.this, to=exp.DataType.build("TEXT")))
+    """PG length() takes text: numbers are converted as SQLite does."""
+    node.set("this", _as_text(node.this, ctx))
     node.set("this", cstr(node.this, ctx))  # SQLite counts text up to its first NUL
     return node
 
@@ -247,6 +258,9 @@ def sqlite_functions(tree: exp.Expression, ctx: Context) -> exp.Expression:
         if isinstance(node, exp.Replace):
             return _replace(node, ctx)
         if isinstance(node, exp.StrPosition) and not ctx.is_mysql:
+            node.set("this", _as_text(node.this, ctx))
+            if node.args.get("substr") is not None:
+                node.set("substr", _as_text(node.args["substr"], ctx))
             return pg_instr(node, ctx)
         if isinstance(node, exp.Avg):
             return _avg(node, ctx)
