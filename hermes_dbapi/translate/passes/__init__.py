@@ -14,6 +14,7 @@ from sqlglot import exp
 from ..context import Context
 from . import (
     arithmetic,
+    blobs,
     booleans,
     column_names,
     comparison_affinity,
@@ -64,6 +65,7 @@ _SQL: list[Pass] = [
     arithmetic.sqlite_numbers,
     strings.sqlite_substr,
     strings.sqlite_like,
+    blobs.sqlite_blobs,  # before sqlite_text and functions: hex() and typeof() read its blob tags
     sqlite_text.sqlite_text,
     json.sqlite_json,
     functions.sqlite_functions,

@@ -13,6 +13,7 @@ from ..context import Context
 from ..generators import SESSION_MARKER
 from ._walk import bottom_up
 from .arithmetic import column_affinity
+from .blobs import BLOB
 from .c_strings import can_hold_nul, cstr, pg_instr, pg_replace
 
 _TEXT_FUNCS = (exp.Replace, exp.DPipe, exp.Concat, exp.StrPosition, exp.Trim, exp.Like, exp.EQ, exp.NEQ)
@@ -46,6 +47,8 @@ def _static_class(arg: exp.Expression, ctx: Context) -> str | None:
     kind says it: a typed column (a server column holds one type), a cast, a literal."""
     if isinstance(arg, exp.Column):
         return _CLASS_OF_AFFINITY.get(column_affinity(arg, ctx) or "")
+    if arg.meta.get(BLOB):  # zeroblob(), randomblob(), CAST(… AS BLOB): passes/blobs.py
+        return "blob"
     if isinstance(arg, exp.Cast):
         if arg.to.is_type(*exp.DataType.INTEGER_TYPES):
             return "integer"

@@ -23,6 +23,7 @@ from ... import errors
 from ..context import Context
 from ._walk import bottom_up
 from .arithmetic import column_affinity, is_integer
+from .blobs import BLOB
 from .c_strings import can_hold_nul, cstr, reencode
 
 
@@ -87,7 +88,7 @@ def _substr_base(x: exp.Expression) -> exp.Expression:
 
 
 def _is_blob(x: exp.Expression, ctx: Context) -> bool:
-    if isinstance(x, exp.HexString):
+    if isinstance(x, exp.HexString) or x.meta.get(BLOB):
         return True
     if isinstance(x, exp.Column):
         tree = x.root()
