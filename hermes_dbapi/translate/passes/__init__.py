@@ -23,6 +23,7 @@ from . import (
     ctes,
     datetime,
     ddl,
+    filters,
     functions,
     implicit_order,
     insert_defaults,
@@ -47,6 +48,7 @@ _COMMON: list[Pass] = [ddl.create_table, ddl.create_index, ddl.drop_index, limit
 _SQL: list[Pass] = [
     numeric_cast.mark_numeric_casts,  # before any pass makes casts of its own
     row_assignments.row_assignments,  # before the passes that read a SET list column by column
+    filters.aggregate_filters,  # before the passes that read aggregates (bare columns, group_concat)
     conflicts.insert_or,
     conflicts.upsert,
     mysql_ids.existing_ids,  # after the ON DUPLICATE KEY UPDATE is made

@@ -4,7 +4,8 @@
   default applies only where the offset row does not exist, which
   ``lead(1, n)`` (NULL exactly there) tells apart from a NULL value:
   ``CASE WHEN lead(1, n) OVER w IS NULL THEN default ELSE lead(x, n) OVER w END``.
-* ``group_concat(…) OVER (…)``: no GROUP_CONCAT window function: NotSupportedError.
+* ``group_concat(…) OVER (…)``: no GROUP_CONCAT window function: NotSupportedError;
+  so are GROUPS frames and EXCLUDE (MariaDB has neither; it dropped EXCLUDE).
 * ``percent_rank()``/``cume_dist()``: MariaDB hands them out rounded to 10 decimals;
   a CAST to DOUBLE gives the whole double, as SQLite's.
 * ``UPDATE … SET a = b, b = a``: MariaDB reads the old row (its sessions run with
@@ -34,6 +35,12 @@ def _offset_default(window: exp.Window) -> exp.Expression:
     return exp.Case(ifs=[exp.If(this=exp.Is(this=probe, expression=exp.Null()), true=default.copy())], default=plain)
 
 
+def _excludes(spec: exp.Expression) -> bool:
+    """A frame's EXCLUDE other than the default NO OTHERS (MariaDB would drop it silently)."""
+    exclude = spec.args.get("exclude")
+    return exclude is not None and exclude.name.upper().replace(" ", "") != "NOOTHERS"
+
+
 def mysql_dml(tree: exp.Expression, ctx: Context) -> exp.Expression:
     if not ctx.is_mysql:
         return tree
@@ -43,6 +50,9 @@ def mysql_dml(tree: exp.Expression, ctx: Context) -> exp.Expression:
         refuse_order_dependent(tree.expressions, ctx, "an UPDATE whose SET")  # MySQL; MariaDB reads the old row
     for window in list(tree.find_all(exp.Window)):
         func = window.this
+        spec = window.args.get("spec")
+        if spec is not None and (str(spec.args.get("kind") or "").upper() == "GROUPS" or _excludes(spec)):
+            raise errors.not_supported("a GROUPS frame or EXCLUDE in a window", ctx.dialect)
         if isinstance(func, exp.GroupConcat):
             raise errors.not_supported("group_concat() as a window function", ctx.dialect)
         if isinstance(func, (exp.Lag, exp.Lead)) and func.args.get("default") is not None:
