@@ -37,6 +37,7 @@ from . import (
     recursive_limit,
     rowid,
     row_assignments,
+    select_aliases,
     sqlite_text,
     stars,
     strings,
@@ -49,6 +50,7 @@ _SQL: list[Pass] = [
     numeric_cast.mark_numeric_casts,  # before any pass makes casts of its own
     row_assignments.row_assignments,  # before the passes that read a SET list column by column
     filters.aggregate_filters,  # before the passes that read aggregates (bare columns, group_concat)
+    select_aliases.alias_references,  # before the passes that rewrite the aliased expressions
     conflicts.insert_or,
     conflicts.upsert,
     mysql_ids.existing_ids,  # after the ON DUPLICATE KEY UPDATE is made

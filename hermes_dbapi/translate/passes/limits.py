@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from ... import errors
 from ..context import Context
 from ..params import marker_index
 
@@ -20,6 +21,9 @@ def _negative_literal(node: exp.Expression) -> bool:
 
 
 def sqlite_limits(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    for offset in list(tree.find_all(exp.Offset)):
+        if offset.expression is not None and _negative_literal(offset.expression):
+            offset.pop()  # both servers refuse a negative OFFSET; SQLite skips no row
     for limit in list(tree.find_all(exp.Limit)):
         value = limit.expression
         if value is None or not _negative_literal(value):
@@ -37,6 +41,8 @@ def bound_limits(tree: exp.Expression, ctx: Context) -> exp.Expression:
     clamps: dict[int, str] = {}
     for node in tree.find_all(exp.Limit, exp.Offset):
         value = node.expression
+        if ctx.is_mysql and value is not None and value.find(exp.Query, exp.Column) is not None:
+            raise errors.not_supported("LIMIT/OFFSET of a sub-SELECT or a column", ctx.dialect)  # a syntax error there
         if isinstance(value, exp.Placeholder):
             index = marker_index(value.name)
             if index is not None:
