@@ -353,7 +353,15 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         if found is not None:
             return found
         self._raise_sqlite_error(sql)
-        result = disk_cache.translate_kept(sql, dialect, self._backend.server_version, self._shadow)
+        try:
+            result = disk_cache.translate_kept(sql, dialect, self._backend.server_version, self._shadow)
+        except sqlite3.OperationalError as exc:
+            if not str(exc).startswith("unsupported or malformed SQL"):
+                raise
+            # SQLite read it (_raise_sqlite_error): valid SQL the translator cannot read, not a syntax error
+            detail = str(exc)[len("unsupported or malformed SQL"):].strip(" ()")
+            raise errors.make(sqlite3.NotSupportedError,
+                              f"SQLite syntax the translator cannot read for {dialect} ({detail})") from None
         (self._local_cache if result.schema_dependent else _SHARED_CACHE).put(dialect, sql, result)
         return result
 

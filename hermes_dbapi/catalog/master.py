@@ -25,7 +25,10 @@ if TYPE_CHECKING:
     from ..connection import Connection
     from ..cursor import Cursor
 
-MENTION = re.compile(r"sqlite_(?:temp_)?(?:master|schema)|pragma_\w+\s*\(", re.I)
+_BARE = ("table_list", "database_list", "compile_options", "collation_list", "function_list", "module_list",
+         "pragma_list")  # table-valued pragmas SQLite also reads without parentheses
+MENTION = re.compile(r"sqlite_(?:temp_)?(?:master|schema)|pragma_\w+\s*\(|\bpragma_(?:" + "|".join(_BARE) + r")\b",
+                     re.I)
 _MAIN = {"sqlite_master", "sqlite_schema"}
 _TEMP = {"sqlite_temp_master", "sqlite_temp_schema"}
 _COLUMNS = ("type", "name", "tbl_name", "rootpage", "sql")
@@ -67,6 +70,9 @@ def _references(tree: exp.Expression) -> tuple[list[exp.Table], list[exp.Table],
     for node in tree.find_all(exp.Table):
         if isinstance(node.this, exp.Anonymous) and node.this.name.lower().startswith("pragma_"):
             functions.append(node)
+        elif not node.db and node.name.lower() not in ctes and node.name.lower()[len("pragma_"):] in _BARE \
+                and node.name.lower().startswith("pragma_"):
+            functions.append(node)
         elif node.name.lower() in _MAIN | _TEMP and node.db.lower() in ("", "main", "temp"):
             catalog.append(node)
         elif node.name.lower() not in ctes or node.db:
@@ -80,7 +86,7 @@ def _catalog_rows(conn: "Connection", temp: bool) -> tuple[tuple[str, ...], list
 
 
 def _function_rows(conn: "Connection", node: exp.Table) -> tuple[tuple[str, ...], list[tuple]] | None:
-    args = node.this.expressions
+    args = node.this.expressions if isinstance(node.this, exp.Anonymous) else []
     if not all(isinstance(a, exp.Literal) for a in args):
         return None
     names, rows = shadow_rows(conn, f"SELECT * FROM {node.this.sql(dialect='sqlite')}")

@@ -140,3 +140,19 @@ def test_strict_table_names_the_type_and_column(diff, column, value):
         "SELECT count(*) FROM s",
     ])
     assert "raised" in record[2], "the scenario must fail on sqlite3"
+
+
+def test_sqlite_syntax_the_translator_cannot_read(backend):
+    """SQL SQLite accepts but the translator cannot read (two ON CONFLICT clauses,
+    SQLite 3.35) is NotSupportedError naming the backend, not a syntax error."""
+    if not backend.is_server:
+        pytest.skip("the reference itself")
+    import hermes_dbapi
+
+    conn = backend.connect()
+    conn.execute("CREATE TABLE g(id INTEGER PRIMARY KEY, k TEXT UNIQUE, s TEXT UNIQUE)")
+    sql = "INSERT INTO g(k, s) VALUES ('a', 'b') ON CONFLICT (k) DO NOTHING ON CONFLICT (s) DO NOTHING"
+    with pytest.raises(hermes_dbapi.NotSupportedError, match="cannot read"):
+        conn.execute(sql)
+    with pytest.raises(hermes_dbapi.OperationalError, match="syntax error"):
+        conn.execute("INSERT INTO g(k) VALUES ('a') ON CONFLICT (k) DO NOTHIN")
