@@ -15,6 +15,10 @@ import threading
 import warnings
 from typing import Callable, Iterable
 
+import sqlglot
+import sqlglot.errors
+from sqlglot import exp
+
 from .._stdlib import sqlite3
 
 _NAME_STEPS = 20_000  # VM steps allowed when asking SQLite for result column names
@@ -50,6 +54,7 @@ class Shadow:
         # Tables made before the column existed, or by CREATE TABLE … AS, lack it.
         self.rowid_probe: Callable[[str], bool | None] | None = None
         self._probed: dict[tuple[int, str], bool] = {}
+        self._collations: dict[tuple[int, str], dict[str, str]] = {}
 
     # -- SchemaView -----------------------------------------------------------
 
@@ -61,6 +66,38 @@ class Shadow:
             except sqlite3.Error:
                 return []
         return [(name, declared, bool(pk) or name in keyed) for name, declared, pk in info]
+
+    def collations(self, table: str) -> dict[str, str]:
+        """Each column's declared collation other than BINARY (lower-case name -> NOCASE/RTRIM),
+        read from its CREATE TABLE (SQLite reports it nowhere else); cached per schema epoch."""
+        key = (self.epoch, table.lower())
+        found = self._collations.get(key)
+        if found is None:
+            found = self._collations[key] = self._declared_collations(table)
+            if len(self._collations) > 512:
+                self._collations = {key: found}
+        return found
+
+    def _declared_collations(self, table: str) -> dict[str, str]:
+        with self.lock:
+            row = self.db.execute(
+                "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", (table,)
+            ).fetchone()
+        if row is None or not row[0] or "COLLATE" not in row[0].upper():
+            return {}
+        try:
+            tree = sqlglot.parse_one(row[0], read="sqlite")
+        except sqlglot.errors.SqlglotError:
+            return {}
+        out = {}
+        for column in tree.find_all(exp.ColumnDef):
+            for constraint in column.constraints:
+                kind = constraint.args.get("kind")
+                if isinstance(kind, exp.CollateColumnConstraint):
+                    name = kind.this.name.upper() if kind.this is not None else ""
+                    if name in ("NOCASE", "RTRIM"):
+                        out[column.name.lower()] = name
+        return out
 
     def _unique_columns(self, table: str) -> set[str]:
         names: set[str] = set()

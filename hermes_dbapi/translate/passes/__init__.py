@@ -41,11 +41,12 @@ from . import (
     sqlite_text,
     stars,
     strings,
+    subqueries,
 )
 
 Pass = Callable[[exp.Expression, Context], exp.Expression]
 
-_COMMON: list[Pass] = [ddl.create_table, ddl.create_index, ddl.drop_index, limits.sqlite_limits, limits.bound_limits]
+_COMMON: list[Pass] = [ddl.declared_collations, ddl.create_table, ddl.create_index, ddl.drop_index, limits.sqlite_limits, limits.bound_limits]
 _SQL: list[Pass] = [
     numeric_cast.mark_numeric_casts,  # before any pass makes casts of its own
     row_assignments.row_assignments,  # before the passes that read a SET list column by column
@@ -57,11 +58,14 @@ _SQL: list[Pass] = [
     implicit_order.implicit_order,  # before rowid_alias: it orders by rowid
     rowid.rowid_alias,
     comparison_affinity.comparison_affinity,
+    subqueries.empty_in,
+    subqueries.first_row,
     queries.derived_aliases,
     column_names.sqlite_column_names,
     queries.order_by_source_columns,
     queries.qualified_star,
     queries.strip_index_hints,
+    queries.column_collations,  # a column declared COLLATE NOCASE/RTRIM: written out, for collate_nocase
     queries.collate_nocase,
     queries.default_values,
     queries.partial_index,
@@ -94,6 +98,7 @@ _MYSQL_ONLY: list[Pass] = [
     stars.hide_rowid,
     strings.mysql_strings,
     mysql_dml.mysql_dml,
+    ctes.materialized_hints,
     ctes.dml_ctes,
     limits.limited_in_subqueries,
     numeric_cast.numeric_cast,

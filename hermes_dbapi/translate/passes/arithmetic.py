@@ -58,7 +58,8 @@ def _holder(column: exp.Column, ctx: Context) -> str | None:
     return None
 
 
-def column_affinity(column: exp.Column, ctx: Context) -> str | None:
+def column_table(column: exp.Column, ctx: Context) -> str | None:
+    """The catalog table a column reference names, as SQLite resolves it (None: unknown)."""
     tree = column.root()
     tables = [t for t in tree.find_all(exp.Table)]
     table = None
@@ -71,6 +72,11 @@ def column_affinity(column: exp.Column, ctx: Context) -> str | None:
         table = tables[0].name
     else:
         table = _holder(column, ctx)
+    return table
+
+
+def column_affinity(column: exp.Column, ctx: Context) -> str | None:
+    table = column_table(column, ctx)
     if table is None:
         return None
     for name, declared, _keyed in ctx.schema.columns(table):

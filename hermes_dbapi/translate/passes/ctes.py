@@ -1,5 +1,6 @@
 """Common table expressions where MySQL/MariaDB read them differently from SQLite.
 
+* ``AS [NOT] MATERIALIZED``: a hint MySQL/MariaDB do not read; dropped there.
 * ``WITH … UPDATE``/``WITH … DELETE``: MariaDB accepts a WITH clause only in
   front of a SELECT.  The clause moves into each subquery of the statement that
   reads a CTE (``WHERE id IN (WITH … SELECT id FROM lineage)``), which MariaDB
@@ -21,6 +22,15 @@ from ..context import Context
 from ..typenames import affinity
 
 _WIDE_TEXT = "CHAR(16383)"  # MariaDB keeps up to 64 KiB per value in the CTE's work table
+
+
+def materialized_hints(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """``AS [NOT] MATERIALIZED``: a planner hint SQLite reads and MySQL/MariaDB do not (dropped)."""
+    if ctx.is_mysql:
+        for cte in tree.find_all(exp.CTE):
+            if cte.args.get("materialized") is not None:
+                cte.set("materialized", None)
+    return tree
 
 
 def dml_ctes(tree: exp.Expression, ctx: Context) -> exp.Expression:

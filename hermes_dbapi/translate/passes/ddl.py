@@ -80,6 +80,20 @@ def create_table(tree: exp.Expression, ctx: Context) -> exp.Expression:
     return tree
 
 
+def declared_collations(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """A column's COLLATE NOCASE/RTRIM/BINARY stays in the catalog only: neither server
+    has those collations; comparisons and ORDER BY apply them (queries.column_collations)."""
+    if not isinstance(tree, (exp.Create, exp.Alter)):
+        return tree
+    for column in tree.find_all(exp.ColumnDef):
+        kept = [c for c in column.constraints if not (
+            isinstance(c.args.get("kind"), exp.CollateColumnConstraint)
+            and c.args["kind"].this is not None and c.args["kind"].this.name.upper() in ("NOCASE", "RTRIM", "BINARY"))]
+        if len(kept) != len(column.constraints):
+            column.set("constraints", kept)
+    return tree
+
+
 def _table_as_select(tree: exp.Create, ctx: Context) -> None:
     """``CREATE TABLE t AS SELECT``: a rowid table without alias; its hidden rowid is
     added right after (numbering the rows in the order the query produced them)."""

@@ -8,6 +8,8 @@
   so are GROUPS frames and EXCLUDE (MariaDB has neither; it dropped EXCLUDE).
 * ``percent_rank()``/``cume_dist()``: MariaDB hands them out rounded to 10 decimals;
   a CAST to DOUBLE gives the whole double, as SQLite's.
+* ``DELETE FROM t AS x``: MariaDB reads a DELETE's alias only in the multi-table
+  form: the alias is renamed back to the table where that is unambiguous.
 * ``UPDATE … SET a = b, b = a``: MariaDB reads the old row (its sessions run with
   ``SIMULTANEOUS_ASSIGNMENT``); MySQL assigns left to right: NotSupportedError there.
 * ``UPDATE … RETURNING``: MariaDB returns rows only from INSERT and DELETE: the
@@ -35,6 +37,22 @@ def _offset_default(window: exp.Window) -> exp.Expression:
     return exp.Case(ifs=[exp.If(this=exp.Is(this=probe, expression=exp.Null()), true=default.copy())], default=plain)
 
 
+def _delete_alias(tree: exp.Delete) -> None:
+    """``DELETE FROM t AS x``: MariaDB reads no alias in a one-table DELETE.  The alias
+    becomes the table's name again where nothing else answers to either name; else
+    the multi-table form ``DELETE x FROM t AS x`` (which refuses a subquery reading t)."""
+    target = tree.this
+    alias, name = target.alias.lower(), target.name.lower()
+    others = [t for t in tree.find_all(exp.Table) if t is not target]
+    if any(t.alias_or_name.lower() in (alias, name) for t in others):
+        tree.set("tables", [exp.to_table(target.alias)])
+        return
+    for column in tree.find_all(exp.Column):
+        if column.table.lower() == alias:
+            column.set("table", exp.to_identifier(target.name))
+    target.set("alias", None)
+
+
 def _excludes(spec: exp.Expression) -> bool:
     """A frame's EXCLUDE other than the default NO OTHERS (MariaDB would drop it silently)."""
     exclude = spec.args.get("exclude")
@@ -48,6 +66,9 @@ def mysql_dml(tree: exp.Expression, ctx: Context) -> exp.Expression:
         if tree.args.get("returning"):
             raise errors.not_supported("UPDATE … RETURNING", ctx.dialect)
         refuse_order_dependent(tree.expressions, ctx, "an UPDATE whose SET")  # MySQL; MariaDB reads the old row
+    if isinstance(tree, exp.Delete) and isinstance(tree.this, exp.Table) and tree.this.alias \
+            and not tree.args.get("tables"):
+        _delete_alias(tree)
     for window in list(tree.find_all(exp.Window)):
         func = window.this
         spec = window.args.get("spec")

@@ -26,6 +26,7 @@ from sqlglot import exp
 
 from ... import errors
 from ..context import Context
+from .arithmetic import column_table
 
 
 def constant_order_keys(tree: exp.Expression, ctx: Context) -> exp.Expression:
@@ -54,7 +55,8 @@ def order_by_source_columns(tree: exp.Expression, ctx: Context) -> exp.Expressio
     for select in list(tree.find_all(exp.Select)):
         order = select.args.get("order")
         source = select.args.get("from_") or select.args.get("from")
-        if order is None or source is None or select.args.get("joins") or not isinstance(source.this, exp.Table):
+        if order is None or source is None or select.args.get("joins") or not isinstance(source.this, exp.Table) \
+                or not isinstance(source.this.this, exp.Identifier):  # a table-valued function (json_each)
             continue
         aliases = {item.alias.lower() for item in select.expressions if isinstance(item, exp.Alias)}
         qualifier = source.this.alias_or_name
@@ -81,7 +83,24 @@ def derived_aliases(tree: exp.Expression, ctx: Context) -> exp.Expression:
     for n, sub in enumerate(list(tree.find_all(exp.Subquery))):
         if not sub.alias and isinstance(sub.parent, (exp.From, exp.Join)):
             sub.set("alias", exp.TableAlias(this=exp.to_identifier(f"_hdb_d{n}")))
+    for n, values in enumerate(list(tree.find_all(exp.Values))):
+        if not values.alias and isinstance(values.parent, (exp.From, exp.Join)):
+            values.replace(_named_values(values, f"_hdb_v{n}"))
     return tree
+
+
+def _named_values(values: exp.Values, alias: str) -> exp.Expression:
+    """``FROM (VALUES …)``: SQLite names the columns column1, column2, …; both
+    servers want an alias, and MariaDB names the columns after the first row: a
+    derived table of SELECTs naming them, joined by UNION ALL."""
+    rows = [r.expressions if isinstance(r, exp.Tuple) else [r] for r in values.expressions]
+    names = [f"column{i + 1}" for i in range(len(rows[0]))]
+    selects = [exp.select(*[exp.alias_(v.copy(), n) if i == 0 else v.copy() for v, n in zip(row, names)])
+               for i, row in enumerate(rows)]
+    query: exp.Expression = selects[0]
+    for select in selects[1:]:
+        query = exp.union(query, select, distinct=False)
+    return exp.Subquery(this=query, alias=exp.TableAlias(this=exp.to_identifier(alias)))
 
 
 def qualified_star(tree: exp.Expression, ctx: Context) -> exp.Expression:
@@ -117,10 +136,92 @@ def _rtrim(x: exp.Expression) -> exp.Expression:
     return exp.Trim(this=x, expression=exp.Literal.string(" "), position="TRAILING")
 
 
+_DECLARED = (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE)
+_BOTH_SIDES = (exp.Is, exp.NullSafeEQ, exp.NullSafeNEQ)
+
+
+def _collated(x: exp.Expression, name: str) -> exp.Expression:
+    return exp.Collate(this=x.copy(), expression=exp.Var(this=name))
+
+
+def column_collations(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """A column declared COLLATE NOCASE or RTRIM compares and sorts by that collation
+    (SQLite: an explicit COLLATE first, then the left operand's column, even a
+    BINARY one, then the right's): the comparison or ORDER BY key gets the COLLATE written out, which
+    :func:`collate_nocase` folds.  IN lists and sub-SELECTs, BETWEEN bounds and IS
+    alike; GROUP BY, DISTINCT, min/max, UNIQUE and a derived table's column stay
+    byte-wise (README)."""
+    getter = getattr(ctx.schema, "collations", None)
+    if getter is None:
+        return tree
+
+    def declared(x: exp.Expression | None) -> str | None:
+        if not isinstance(x, exp.Column) or isinstance(x.this, exp.Star):
+            return None
+        table = column_table(x, ctx)
+        return getter(table).get(x.name.lower()) if table else None
+
+    for node in list(tree.find_all(*_DECLARED, *_BOTH_SIDES, exp.In, exp.Between, exp.Ordered)):
+        sides = [v for v in node.args.values() if isinstance(v, exp.Expression)]
+        if any(isinstance(v, exp.Collate) for v in sides):
+            continue  # an explicit COLLATE wins
+        left = node.this
+        if isinstance(node, _DECLARED):
+            target = left if isinstance(left, exp.Column) else node.expression  # a left column's own, even BINARY
+            name = declared(target)
+            if name:
+                target.replace(_collated(target, name))
+        elif isinstance(node, _BOTH_SIDES):  # IS, IS NOT, IS [NOT] DISTINCT FROM
+            target = left if isinstance(left, exp.Column) else node.expression
+            name = declared(target)
+            if name and not isinstance(node.expression, exp.Null):
+                node.set("this", _collated(left, name))
+                node.set("expression", _collated(node.expression, name))
+        elif isinstance(node, exp.In):
+            name = declared(left)
+            query = node.args.get("query")
+            inner = query.this if isinstance(query, exp.Subquery) else query
+            if name and node.expressions:
+                left.replace(_collated(left, name))
+                node.set("expressions", [_collated(e, name) for e in node.expressions])
+            elif name and isinstance(inner, exp.Select) and len(inner.expressions) == 1 \
+                    and not isinstance(inner.expressions[0], exp.Star):
+                left.replace(_collated(left, name))
+                only = inner.expressions[0]
+                value = only.this if isinstance(only, exp.Alias) else only
+                value.replace(_collated(value, name))  # the sub-SELECT's values folded alike
+        elif isinstance(node, exp.Between):
+            name = declared(left)
+            if name:
+                for key in ("this", "low", "high"):
+                    node.set(key, _collated(node.args[key], name))
+        else:  # ORDER BY key (not of a DISTINCT: PostgreSQL sorts those only by what they select)
+            select = node.find_ancestor(exp.Select)
+            name = declared(left) if select is None or not select.args.get("distinct") else None
+            if name:
+                left.replace(_collated(left, name))
+    return tree
+
+
+def _ordinal_to_column(collate: exp.Collate) -> None:
+    """``ORDER BY 2 COLLATE NOCASE`` sorts the second result column by NOCASE: the
+    number becomes that column's expression (folding the number sorts nothing)."""
+    key = collate.this
+    ordered = collate.parent
+    select = ordered.parent.parent if isinstance(ordered, exp.Ordered) and ordered.parent else None
+    if not (isinstance(key, exp.Literal) and not key.is_string and key.this.isdigit() and isinstance(select, exp.Select)):
+        return
+    index = int(key.this) - 1
+    if 0 <= index < len(select.expressions) and not isinstance(select.expressions[index], exp.Star):
+        item = select.expressions[index]
+        key.replace((item.this if isinstance(item, exp.Alias) else item).copy())
+
+
 def collate_nocase(tree: exp.Expression, ctx: Context) -> exp.Expression:
     """COLLATE NOCASE folds with LOWER() (ASCII letters only, strings.sqlite_case), RTRIM strips trailing spaces, BINARY is the default:
     applied to the collated operand and to the other side of its comparison."""
     for collate in list(tree.find_all(exp.Collate)):
+        _ordinal_to_column(collate)
         name = collate.expression.name.upper()
         fold = {"NOCASE": lambda x: exp.Lower(this=x), "RTRIM": _rtrim, "BINARY": lambda x: x}.get(name)
         if fold is None:
