@@ -132,6 +132,8 @@ class Runner:
     def _with_triggers(self, tree: exp.Expression, table: str, values: Sequence[Any],
                        fired: list[parsing.Trigger]) -> tuple[int, int | None]:
         dialect = self.conn._backend.dialect
+        if self.conn._shadow.relation_kind(table) == "view":
+            return self._instead_of(tree, table, values, fired), None
         where = "on a table with triggers" if fired else f"with OR {tree.meta.get(conflict_clause.META)}"
         if tree.args.get("returning") is not None:
             raise errors.not_supported(f"RETURNING {where}", dialect)
@@ -144,6 +146,40 @@ class Runner:
         else:
             count, last = _Table(self, table).delete(tree, values, fired), None
         return count, last
+
+    def _instead_of(self, tree: exp.Expression, view: str, values: Sequence[Any],
+                    fired: list[parsing.Trigger]) -> int:
+        """A statement on a view: per row it would change, the INSTEAD OF triggers run in
+        the change's place (the view changes nothing; SQLite counts 0 rows)."""
+        fired = [t for t in fired if t.timing == "INSTEAD"]
+        if not fired:
+            raise errors.operational(f"cannot modify {view} because it is a view")
+        columns = [c[0] for c in self.conn._shadow.columns(view)]
+        bridge = self.bridge
+        if isinstance(tree, exp.Insert):
+            target = tree.this
+            names = [i.name for i in target.expressions] if isinstance(target, exp.Schema) else columns
+            source = tree.expression
+            rows = writes.source_rows(bridge, source, values) if source is not None else [()]
+            for row in rows:
+                given = {n.lower(): v for n, v in zip(names, row)}
+                self.fire(fired, "INSTEAD", {f"new.{c.lower()}": given.get(c.lower()) for c in columns})
+            return 0
+        alias = tree.this.alias
+        src = qi(view) + (f" AS {qi(alias)}" if alias else "")
+        where = tree.args.get("where")
+        cond = f" WHERE {where.this.sql(dialect='sqlite')}" if where is not None else ""
+        olds = [f"{qi(alias or view)}.{qi(c)}" for c in columns]
+        news = []
+        if isinstance(tree, exp.Update):
+            sets = {e.this.name.lower(): e.expression.sql(dialect="sqlite") for e in tree.expressions
+                    if isinstance(e, exp.EQ)}
+            news = [sets.get(c.lower(), old) for c, old in zip(columns, olds)]
+        for row in bridge.query(f"SELECT {', '.join(olds + news)} FROM {src}{cond}", values):
+            got = {f"old.{c.lower()}": v for c, v in zip(columns, row)}
+            got.update({f"new.{c.lower()}": v for c, v in zip(columns, row[len(columns):])})
+            self.fire(fired, "INSTEAD", got)
+        return 0
 
     def execute(self, text: str, values: Sequence[Any]) -> tuple[int, int | None]:
         """Run marker SQL that changes rows on the server; (rowcount, lastrowid)."""

@@ -205,6 +205,24 @@ SCENARIOS: dict[str, tuple[list, list]] = {
          "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'",
          "DROP TABLE t", "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"],
     ),
+    "instead_of_triggers_on_a_view": (
+        [*BASE, "INSERT INTO t(a, b) VALUES (1, 'x'), (2, 'y')",
+         "CREATE VIEW v(k, a2) AS SELECT id, a * 2 FROM t",
+         "CREATE TRIGGER vi INSTEAD OF INSERT ON v BEGIN INSERT INTO t(a) VALUES (new.a2 / 2); "
+         "INSERT INTO log(msg) VALUES ('vi ' || new.k || ',' || new.a2); END",
+         "CREATE TRIGGER vu INSTEAD OF UPDATE OF a2 ON v BEGIN UPDATE t SET a = new.a2 WHERE id = old.k; "
+         "INSERT INTO log(msg) VALUES ('vu ' || old.a2 || '->' || new.a2); END",
+         "CREATE TRIGGER vd INSTEAD OF DELETE ON v WHEN old.k > 1 BEGIN DELETE FROM t WHERE id = old.k; "
+         "INSERT INTO log(msg) VALUES ('vd ' || old.k); END"],
+        ["INSERT INTO v(k, a2) VALUES (9, 10), (8, 12)", "INSERT INTO v SELECT 7, 20",
+         "UPDATE v SET a2 = a2 + 1 WHERE k <= 2", "UPDATE v SET k = 5",
+         "DELETE FROM v WHERE k IN (1, 2)", TC, ROWS, LOGS, "SELECT * FROM v ORDER BY k"],
+    ),
+    "view_without_instead_of_trigger_refuses_changes": (
+        [*BASE, "CREATE VIEW v AS SELECT id, a FROM t",
+         "CREATE TRIGGER vd INSTEAD OF DELETE ON v BEGIN INSERT INTO log(msg) VALUES ('vd'); END"],
+        ["INSERT INTO v VALUES (1, 2)", "UPDATE v SET a = 1", "DELETE FROM v", LOGS],
+    ),
     "create_trigger_errors": (
         BASE,
         ["CREATE TRIGGER x AFTER INSERT ON nosuch BEGIN SELECT 1; END",
@@ -254,3 +272,24 @@ def test_executescript_with_trigger_and_changes(diff):
         INSERT INTO t(a) VALUES (2);
     """
     diff.steps([("script", script), TC, ROWS, LOGS], setup=BASE)
+
+
+def test_temp_trigger_fires_on_its_connection_only(diff):
+    """CREATE TEMP TRIGGER: this connection's, gone with it, unseen by another one."""
+
+    def run(side):
+        conn = side.connect(isolation_level=None)
+        for sql in BASE:
+            conn.execute(sql)
+        conn.execute("CREATE TEMP TRIGGER ai AFTER INSERT ON t BEGIN INSERT INTO log(msg) VALUES ('temp ' || new.a); END")
+        conn.execute("INSERT INTO t(a) VALUES (1)")
+        other = side.connect(isolation_level=None)
+        other.execute("INSERT INTO t(a) VALUES (2)")
+        seen = conn.execute(LOGS).fetchall()
+        names = other.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall()
+        conn.close()
+        again = side.connect(isolation_level=None)
+        again.execute("INSERT INTO t(a) VALUES (3)")
+        return seen, names, again.execute(LOGS).fetchall()
+
+    diff.check(run)

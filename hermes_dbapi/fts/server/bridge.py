@@ -65,6 +65,9 @@ class FtsBridge:
                 "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'trigger') "
                 "AND sql IS NOT NULL ORDER BY rowid"
             ).fetchall()
+            rows += shadow.db.execute(  # CREATE TEMP TRIGGER: this connection's only, fired all the same
+                "SELECT type, name, tbl_name, sql FROM sqlite_temp_master WHERE type = 'trigger' ORDER BY rowid"
+            ).fetchall()
         self.specs = {n.lower(): parse(n, s) for t, n, _tb, s in rows if t == "table" and is_fts5_ddl(s)}
         self.triggers = {}
         for t, _n, tbl, s in rows:
