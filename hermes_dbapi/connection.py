@@ -857,6 +857,9 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
                 if _fts(self).handle(cursor, statement, keyword, (), script=True):  # FTS5 tables and their sync triggers
                     continue
                 translation = self._translation(statement)
+                if translation.update_or in conflict_clause.ROW_BY_ROW:
+                    _fts(self).row_by_row(cursor, statement, keyword, (), script=True)
+                    continue
                 params = self._bind(statement, translation, ())
                 self._run(cursor, statement, translation, params, keyword)
             cursor._set_result(None, *kept)

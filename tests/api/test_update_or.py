@@ -136,3 +136,11 @@ def test_returning_is_not_supported_on_a_server(backend):
     with pytest.raises(hermes_dbapi.NotSupportedError, match="RETURNING"):
         conn.execute("UPDATE OR IGNORE t SET k = 20 RETURNING id")
     assert conn.execute("SELECT k FROM t").fetchall() == [(10,)]
+
+
+@pytest.mark.parametrize("isolation_level", [None, "DEFERRED"])
+def test_in_executescript(diff, isolation_level):
+    diff.steps(TABLES + [
+        ("script", "UPDATE OR REPLACE t SET k = 99 WHERE id > 1; UPDATE OR IGNORE t SET k = 99;"),
+        T,
+    ], isolation_level=isolation_level)

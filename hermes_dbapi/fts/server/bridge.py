@@ -265,9 +265,11 @@ class FtsBridge:
         self._run_row_by_row(cursor, tree, values, keyword)
         return True
 
-    def row_by_row(self, cursor: "Cursor", sql: str, keyword: str, parameters: Any) -> None:
+    def row_by_row(self, cursor: "Cursor", sql: str, keyword: str, parameters: Any, script: bool = False) -> None:
         """A statement the trigger engine runs row by row though no trigger fires:
-        UPDATE OR IGNORE / REPLACE / FAIL (each row's conflict resolved as SQLite does)."""
+        UPDATE OR IGNORE / REPLACE / FAIL (each row's conflict resolved as SQLite does).
+        ``script``: a statement of executescript(), which opens no implicit transaction."""
+        self._script = script
         self._refresh()
         found, tree = self._parse(sql, copy=False)
         if tree is None:  # the connection translated it: sqlglot read it then
