@@ -36,6 +36,7 @@ _probe = sqlite3.connect(":memory:", check_same_thread=False)  # validates attri
 _probe_lock = threading.Lock()
 
 
+_RENAME = re.compile(r"\s*ALTER\s+TABLE\s.+\sRENAME\s", re.IGNORECASE | re.DOTALL)
 _OR_ROLLBACK = re.compile(r"\s*(INSERT|UPDATE)\s+OR\s+ROLLBACK\b", re.IGNORECASE)
 _OR_IGNORE = re.compile(r"\s*INSERT\s+OR\s+IGNORE\b", re.IGNORECASE)
 
@@ -698,6 +699,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             self._backend.execute(cursor._raw_cursor(), translation.sql, params, table=translation.table)
             for then in translation.after:
                 self._backend.execute(cursor._raw_cursor(), then, (), table=translation.table)
+            if self._backend.kind == "mysql" and _RENAME.match(sql):
+                self._rewrite_views(cursor, before)
             store.write(self._backend, self._shadow.dump(), self._shadow.take_cookie())
             self._identity_high.clear()
         except sqlite3.IntegrityError as exc:
@@ -711,6 +714,20 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             raise
         self._tx.note_ddl()
         cursor._set_result(None, -1, self._last_rowid)
+
+    def _rewrite_views(self, cursor: Cursor, before: list) -> None:
+        """ALTER TABLE … RENAME: SQLite rewrites the views that name the table or column;
+        MariaDB keeps their old text (the view then "references invalid table(s) or
+        column(s)"), so each view whose SQL changed is made again from the new text."""
+        old = {(kind, name): text for kind, name, _table, text in before}
+        dialect, version = self._backend.dialect, self._backend.server_version
+        for kind, name, _table, text in self._shadow.dump():
+            if kind != "view" or not text or old.get((kind, name)) in (None, text):
+                continue
+            quoted = '"' + name.replace('"', '""') + '"'
+            for statement in (f"DROP VIEW IF EXISTS {quoted}", text):
+                done = disk_cache.translate_kept(statement, dialect, version, self._shadow)
+                self._backend.execute(cursor._raw_cursor(), done.sql, (), table="")
 
     def _refuse_not_null_on_rows(self, sql: str) -> None:
         table = add_column.table_needing_empty(sql)

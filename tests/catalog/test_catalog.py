@@ -104,3 +104,24 @@ def test_catalog_mixed_with_tables(diff, sql):
         "INSERT INTO a(y) VALUES ('b'), ('z'), ('nothing'), ('a')",
     ]
     diff.steps([sql], setup=setup)
+
+
+@pytest.mark.parametrize("rename", [
+    "ALTER TABLE a RENAME COLUMN y TO label",
+    "ALTER TABLE a RENAME TO a2",
+])
+def test_views_follow_a_rename(diff, rename):
+    """SQLite rewrites the views that name a renamed table or column, and they keep
+    working (MariaDB kept their old text: 'references invalid table(s) or column(s)')."""
+    diff.steps([
+        "CREATE TABLE a (x INTEGER PRIMARY KEY, y TEXT)",
+        "INSERT INTO a (y) VALUES ('one'), ('two')",
+        ("commit",),  # MariaDB's DDL commits implicitly
+        "CREATE VIEW v AS SELECT x, y FROM a WHERE x > 0",
+        "CREATE VIEW w (k, n) AS SELECT x, length(y) FROM a",
+        ("commit",),
+        rename,
+        "SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY name",
+        "SELECT * FROM v ORDER BY x",
+        "SELECT * FROM w ORDER BY k",
+    ])
