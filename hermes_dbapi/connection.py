@@ -36,6 +36,7 @@ _probe = sqlite3.connect(":memory:", check_same_thread=False)  # validates attri
 _probe_lock = threading.Lock()
 
 
+_DROP_TABLE = re.compile(r"\s*DROP\s+TABLE\s", re.IGNORECASE)
 _RENAME = re.compile(r"\s*ALTER\s+TABLE\s.+\sRENAME\s", re.IGNORECASE | re.DOTALL)
 _OR_ROLLBACK = re.compile(r"\s*(INSERT|UPDATE)\s+OR\s+ROLLBACK\b", re.IGNORECASE)
 _OR_IGNORE = re.compile(r"\s*INSERT\s+OR\s+IGNORE\b", re.IGNORECASE)
@@ -696,11 +697,16 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             return
         try:
             self._refuse_not_null_on_rows(sql)
+            postgres = self._backend.kind == "postgres"
+            if postgres and _DROP_TABLE.match(sql):
+                self._drop_dependent_views(cursor, before)
             self._backend.execute(cursor._raw_cursor(), translation.sql, params, table=translation.table)
             for then in translation.after:
                 self._backend.execute(cursor._raw_cursor(), then, (), table=translation.table)
             if self._backend.kind == "mysql" and _RENAME.match(sql):
                 self._rewrite_views(cursor, before)
+            if postgres:
+                self._restore_views(cursor)
             store.write(self._backend, self._shadow.dump(), self._shadow.take_cookie())
             self._identity_high.clear()
         except sqlite3.IntegrityError as exc:
@@ -728,6 +734,41 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             for statement in (f"DROP VIEW IF EXISTS {quoted}", text):
                 done = disk_cache.translate_kept(statement, dialect, version, self._shadow)
                 self._backend.execute(cursor._raw_cursor(), done.sql, (), table="")
+
+    def _drop_dependent_views(self, cursor: Cursor, before: list) -> None:
+        """PostgreSQL: DROP TABLE of a table a view reads fails ("other objects depend on
+        it"); SQLite drops it and keeps the view, broken until the table is back.  The
+        server's views on the dropped table go (the catalog keeps them; _restore_views)."""
+        after = {(kind, name) for kind, name, _t, _s in self._shadow.dump()}
+        gone = [name.lower() for kind, name, _t, _s in before if kind == "table" and (kind, name) not in after]
+        if not gone or not any(kind == "view" for kind, _n, _t, _s in before):
+            return
+        views = self._backend.query(
+            "SELECT DISTINCT v.relname FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid "
+            "JOIN pg_class v ON v.oid = r.ev_class JOIN pg_class t ON t.oid = d.refobjid "
+            "WHERE d.classid = 'pg_rewrite'::regclass AND v.oid <> t.oid AND lower(t.relname) = ANY(%s) "
+            "AND t.relnamespace = current_schema()::regnamespace", (gone,))
+        for (view,) in views:
+            quoted = '"' + view.replace('"', '""') + '"'
+            self._backend.execute(cursor._raw_cursor(), f"DROP VIEW IF EXISTS {quoted} CASCADE", (), table="")
+
+    def _restore_views(self, cursor: Cursor) -> None:
+        """PostgreSQL: a view of the catalog the server lacks (its table was dropped) is
+        made again once its tables are back, as SQLite's view works again then."""
+        views = [(name, text) for kind, name, _t, text in self._shadow.dump() if kind == "view" and text]
+        if not views:
+            return
+        present = {row[0].lower() for row in self._backend.query(
+            "SELECT viewname FROM pg_views WHERE schemaname = current_schema()")}
+        dialect, version = self._backend.dialect, self._backend.server_version
+        for name, text in views:
+            if name.lower() in present:
+                continue
+            try:
+                done = disk_cache.translate_kept(text, dialect, version, self._shadow)
+                self._backend.execute(cursor._raw_cursor(), done.sql, (), table="")
+            except sqlite3.Error:
+                pass  # a table it reads is still missing: the view waits, as SQLite's does
 
     def _refuse_not_null_on_rows(self, sql: str) -> None:
         table = add_column.table_needing_empty(sql)

@@ -125,3 +125,22 @@ def test_views_follow_a_rename(diff, rename):
         "SELECT * FROM v ORDER BY x",
         "SELECT * FROM w ORDER BY k",
     ])
+
+
+def test_table_under_a_view_dropped_and_made_again(diff):
+    """SQLite drops a table a view reads and keeps the view, which works again once the
+    table is back (PostgreSQL refused the DROP: 'other objects depend on it')."""
+    diff.steps([
+        "CREATE TABLE a (x INTEGER PRIMARY KEY, y TEXT)",
+        ("commit",),
+        "CREATE VIEW v AS SELECT x, y FROM a WHERE x > 1",
+        "CREATE VIEW vv AS SELECT count(*) AS n FROM v",
+        ("commit",),
+        "DROP TABLE a",
+        "SELECT name FROM sqlite_master ORDER BY name",
+        "CREATE TABLE a (x INTEGER PRIMARY KEY, y TEXT, z INTEGER)",
+        ("commit",),
+        "INSERT INTO a (y) VALUES ('p'), ('q'), ('r')",
+        "SELECT * FROM v ORDER BY x",
+        "SELECT * FROM vv",
+    ])
