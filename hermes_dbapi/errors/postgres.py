@@ -48,7 +48,10 @@ def _unique(exc: object, lookup: Lookup) -> sqlite3.Error:
     columns = lookup(_UNIQUE_COLUMNS_SQL, (constraint,)) or lookup(_UNIQUE_INDEX_COLUMNS_SQL, (constraint,))
     names = ", ".join(f"{table}.{c}" for c in columns) or f"{table}"
     code = "SQLITE_CONSTRAINT_PRIMARYKEY" if constraint.endswith("_pkey") else "SQLITE_CONSTRAINT_UNIQUE"
-    return make(sqlite3.IntegrityError, f"UNIQUE constraint failed: {names}", code)
+    err = make(sqlite3.IntegrityError, f"UNIQUE constraint failed: {names}", code)
+    if not columns:  # an expression index: the catalog knows what SQLite names (.refine)
+        err.hermes_table, err.hermes_constraint = table, constraint
+    return err
 
 
 def _not_null(exc: object, lookup: Lookup) -> sqlite3.Error:

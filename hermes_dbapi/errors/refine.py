@@ -33,6 +33,10 @@ def integrity(conn: "Connection", sql: str, parameters: Any, exc: sqlite3.Error)
         found = _rerun(conn, sql, parameters)
         if found is not None and getattr(found, "sqlite_errorname", "") == name:
             return found
+    if name == "SQLITE_CONSTRAINT_UNIQUE" and getattr(exc, "hermes_constraint", None):
+        better = _unique_by_catalog(conn, exc)
+        if better is not None:
+            return better
     if name == "SQLITE_MISMATCH":  # a STRICT table names the value's type and the column
         found = _rerun(conn, sql, parameters)
         if found is not None and str(found).startswith("cannot store "):  # SQLITE_CONSTRAINT_DATATYPE
@@ -42,6 +46,19 @@ def integrity(conn: "Connection", sql: str, parameters: Any, exc: sqlite3.Error)
         if better is not None:
             return better
     return exc
+
+
+def _unique_by_catalog(conn: "Connection", exc: sqlite3.Error) -> sqlite3.Error | None:
+    """A UNIQUE index on expressions (PostgreSQL names no column): SQLite names the
+    columns of ``col COLLATE NOCASE`` keys, and the index when one is an expression."""
+    table, index = getattr(exc, "hermes_table", None), getattr(exc, "hermes_constraint", "")
+    columns = conn._shadow.index_columns(index) if index else []
+    if not columns or not table:
+        return None
+    if None in columns:
+        return make(sqlite3.IntegrityError, f"UNIQUE constraint failed: index '{index}'", "SQLITE_CONSTRAINT_UNIQUE")
+    names = ", ".join(f"{table}.{c}" for c in columns)
+    return make(sqlite3.IntegrityError, f"UNIQUE constraint failed: {names}", "SQLITE_CONSTRAINT_UNIQUE")
 
 
 def _rerun(conn: "Connection", sql: str, parameters: Any) -> sqlite3.Error | None:

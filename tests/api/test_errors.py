@@ -156,3 +156,20 @@ def test_sqlite_syntax_the_translator_cannot_read(backend):
         conn.execute(sql)
     with pytest.raises(hermes_dbapi.OperationalError, match="syntax error"):
         conn.execute("INSERT INTO g(k) VALUES ('a') ON CONFLICT (k) DO NOTHIN")
+
+
+@pytest.mark.parametrize("key", ["note COLLATE NOCASE", "lower(note)", "note COLLATE RTRIM, id"])
+def test_unique_index_on_a_collated_or_expression_key(diff, key):
+    """A UNIQUE index on a COLLATE NOCASE key holds values as SQLite compares them and
+    the error names the column; on an expression it names the index."""
+    diff.steps([
+        "CREATE TABLE u(id INTEGER PRIMARY KEY, note TEXT)",
+        ("commit",),
+        f"CREATE UNIQUE INDEX ux ON u({key})",
+        "CREATE INDEX ix ON u(note COLLATE NOCASE)",
+        ("commit",),
+        "INSERT INTO u(id, note) VALUES (1, 'Abc ')",
+        "INSERT INTO u(id, note) VALUES (2, 'aBC ')",
+        "INSERT INTO u(id, note) VALUES (1, 'Abc')",
+        "SELECT * FROM u ORDER BY id",
+    ])

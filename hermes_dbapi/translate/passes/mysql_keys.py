@@ -264,8 +264,12 @@ def create_index(tree: exp.Create, ctx: Context) -> exp.Expression:
     where = params.args.get("where") or tree.find(exp.Where)
     predicate = where.this if isinstance(where, exp.Where) else where
     items = []  # (column name or None, expression node)
+    named: dict[int, str] = {}  # position -> the column a collated key stands for (errors name it)
     for ordered in params.args.get("columns") or []:
         node = ordered.this if isinstance(ordered, exp.Ordered) else ordered
+        node, column = _collated_key(node, unique, ctx)
+        if column is not None and column.lower() in declared:
+            named[len(items)] = declared[column.lower()][0]
         if isinstance(node, exp.Column) and node.name.lower() in declared:
             items.append((declared[node.name.lower()][0], node))
         else:
@@ -296,7 +300,7 @@ def create_index(tree: exp.Create, ctx: Context) -> exp.Expression:
                 hidden = hidden_name("hdb_k_", column)
             else:
                 hidden = _digest_name("hdb_w_", table.name.lower(), name.lower(), str(position))
-            actions.append(f"ADD COLUMN IF NOT EXISTS {hash_column_sql(hidden, source, column or '')}")
+            actions.append(f"ADD COLUMN IF NOT EXISTS {hash_column_sql(hidden, source, column or named.get(position, ''))}")
             parts.append(quote(hidden))
         elif column is not None:
             parts.append((column, kind_of(column)))
@@ -313,6 +317,25 @@ def create_index(tree: exp.Create, ctx: Context) -> exp.Expression:
         lookup = [(n, kind_of(n)) for n, _ in items]
         actions.append(f"ADD INDEX {quote(lookup_index(name))} ({', '.join(prefix_parts(lookup))})")
     return _alter(table, actions)
+
+
+def _collated_key(node: exp.Expression, unique: bool, ctx: Context) -> tuple[exp.Expression, str | None]:
+    """A key ``col COLLATE NOCASE|RTRIM|BINARY`` (neither server has those collations):
+    a UNIQUE key holds the folded value, as SQLite compares it; another index only
+    speeds lookups, so the column itself.  (key, the column it names, if collated)."""
+    if not isinstance(node, exp.Collate) or not isinstance(node.this, exp.Column):
+        return node, None
+    name = node.expression.name.upper()
+    column = node.this
+    if name == "BINARY" or name in ("NOCASE", "RTRIM") and not unique:
+        return column, column.name
+    if name == "NOCASE":
+        from .strings import ascii_case
+
+        return ascii_case(column.copy(), ctx), column.name
+    if name == "RTRIM":
+        return exp.Trim(this=column.copy(), expression=exp.Literal.string(" "), position="TRAILING"), column.name
+    return node, None
 
 
 def lookup_index(name: str) -> str:
