@@ -726,14 +726,18 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         MariaDB keeps their old text (the view then "references invalid table(s) or
         column(s)"), so each view whose SQL changed is made again from the new text."""
         old = {(kind, name): text for kind, name, _table, text in before}
-        dialect, version = self._backend.dialect, self._backend.server_version
         for kind, name, _table, text in self._shadow.dump():
             if kind != "view" or not text or old.get((kind, name)) in (None, text):
                 continue
             quoted = '"' + name.replace('"', '""') + '"'
-            for statement in (f"DROP VIEW IF EXISTS {quoted}", text):
-                done = disk_cache.translate_kept(statement, dialect, version, self._shadow)
-                self._backend.execute(cursor._raw_cursor(), done.sql, (), table="")
+            self._catalog_ddl(cursor, f"DROP VIEW IF EXISTS {quoted}")
+            self._catalog_ddl(cursor, text)
+
+    def _catalog_ddl(self, cursor: Cursor, text: str) -> None:
+        """Run SQLite DDL the catalog already holds on the server alone (no shadow check:
+        the object is there)."""
+        done = disk_cache.translate_kept(text, self._backend.dialect, self._backend.server_version, self._shadow)
+        self._backend.execute(cursor._raw_cursor(), done.sql, (), table="")
 
     def _drop_dependent_views(self, cursor: Cursor, before: list) -> None:
         """PostgreSQL: DROP TABLE of a table a view reads fails ("other objects depend on
@@ -760,13 +764,11 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             return
         present = {row[0].lower() for row in self._backend.query(
             "SELECT viewname FROM pg_views WHERE schemaname = current_schema()")}
-        dialect, version = self._backend.dialect, self._backend.server_version
         for name, text in views:
             if name.lower() in present:
                 continue
             try:
-                done = disk_cache.translate_kept(text, dialect, version, self._shadow)
-                self._backend.execute(cursor._raw_cursor(), done.sql, (), table="")
+                self._catalog_ddl(cursor, text)
             except sqlite3.Error:
                 pass  # a table it reads is still missing: the view waits, as SQLite's does
 
