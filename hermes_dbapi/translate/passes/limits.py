@@ -41,8 +41,8 @@ def bound_limits(tree: exp.Expression, ctx: Context) -> exp.Expression:
     clamps: dict[int, str] = {}
     for node in tree.find_all(exp.Limit, exp.Offset):
         value = node.expression
-        if ctx.is_mysql and value is not None and value.find(exp.Query, exp.Column) is not None:
-            raise errors.not_supported("LIMIT/OFFSET of a sub-SELECT or a column", ctx.dialect)  # a syntax error there
+        if ctx.is_mysql and value is not None and value.find(exp.Query) is not None:
+            raise errors.not_supported("LIMIT/OFFSET of a sub-SELECT", ctx.dialect)  # a syntax error there
         if isinstance(value, exp.Placeholder):
             index = marker_index(value.name)
             if index is not None:
