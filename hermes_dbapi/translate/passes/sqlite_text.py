@@ -9,8 +9,9 @@
 * ``quote(x)``: SQL literal text; for text and integer arguments known from
   the statement (literals, typed columns); otherwise NotSupportedError.
 * ``printf(fmt, …)`` / ``format``: a literal format made of ``%s``, ``%d``,
-  ``%i`` and ``%%`` becomes a concatenation (NULL prints as ''); other
-  conversions: NotSupportedError.
+  ``%i``, ``%f`` (with a width, a precision, the ``-`` and ``0`` flags) and
+  ``%%`` becomes a concatenation (NULL prints as '', or 0); other conversions:
+  NotSupportedError.
 """
 
 from __future__ import annotations
@@ -150,7 +151,8 @@ def _quote(node: exp.Anonymous, ctx: Context) -> exp.Expression:
     return exp.Coalesce(this=body, expressions=[exp.Literal.string("NULL")])
 
 
-_SPEC = re.compile(r"%(%|[sdi])")
+_SPEC = re.compile(r"%(?:(%)|([-0]?)(\d*)(?:\.(\d+))?([sdif]))")
+_MAX_SCALE = 30  # MariaDB's DECIMAL scale limit
 
 
 def _printf(node: exp.Anonymous, ctx: Context) -> exp.Expression:
@@ -159,26 +161,33 @@ def _printf(node: exp.Anonymous, ctx: Context) -> exp.Expression:
         raise errors.not_supported("printf() with a format that is not a literal", ctx.dialect)
     text = fmt.this
     if "%" in _SPEC.sub("", text):
-        raise errors.not_supported("printf() conversions other than %s, %d, %i, %%", ctx.dialect)
+        raise errors.not_supported("printf() conversions other than %s, %d, %i, %f (with width, precision, "
+                                   "- and 0), %%", ctx.dialect)
     parts: list[exp.Expression] = []
     pos = 0
     for match in _SPEC.finditer(text):
         if match.start() > pos:
             parts.append(exp.Literal.string(text[pos:match.start()]))
         pos = match.end()
-        kind = match.group(1)
-        if kind == "%":
+        percent, flag, width, precision, kind = match.groups()
+        if percent:
             parts.append(exp.Literal.string("%"))
             continue
         arg = args.pop(0) if args else exp.Null()
-        if kind in "di":
-            arg = exp.Cast(this=arg, to=exp.DataType.build("BIGINT"))
-            arg = exp.Coalesce(this=arg, expressions=[exp.Literal.number(0)])
-        value = _text(arg) if not ctx.is_mysql else exp.Cast(this=arg, to=exp.DataType.build("CHAR"))
-        if kind == "s":  # %s prints text up to its first NUL
-            cut = cstr(value, ctx)
-            value = reencode(cut, cut, ctx)
-        parts.append(exp.Coalesce(this=value, expressions=[exp.Literal.string("")]))
+        if kind == "f":
+            value = _fixed(arg, int(precision) if precision is not None else 6, ctx)
+        else:
+            if kind in "di":
+                arg = exp.Cast(this=arg, to=exp.DataType.build("BIGINT"))
+                arg = exp.Coalesce(this=arg, expressions=[exp.Literal.number(0)])
+            value = _text(arg) if not ctx.is_mysql else exp.Cast(this=arg, to=exp.DataType.build("CHAR"))
+            if kind == "s":  # %s prints text up to its first NUL
+                cut = cstr(value, ctx)
+                value = reencode(cut, cut, ctx)
+            value = exp.Coalesce(this=value, expressions=[exp.Literal.string("")])
+        if width:
+            value = _padded(value, int(width), flag, kind)
+        parts.append(value)
     if pos < len(text):
         parts.append(exp.Literal.string(text[pos:]))
     if not parts:
@@ -189,6 +198,48 @@ def _printf(node: exp.Anonymous, ctx: Context) -> exp.Expression:
     for part in parts[1:]:
         out = exp.DPipe(this=out, expression=part, safe=True)
     return out
+
+
+def _fixed(arg: exp.Expression, precision: int, ctx: Context) -> exp.Expression:
+    """``%.Nf``: rounded half away from zero on the number's shortest decimal form, as
+    SQLite's printf rounds (2.675 -> 2.68); NULL prints as 0; a negative number that
+    rounds to zero keeps its sign ('-0.00')."""
+    if precision > _MAX_SCALE:
+        raise errors.not_supported(f"printf() %f with more than {_MAX_SCALE} decimals", ctx.dialect)
+    number = exp.Coalesce(this=arg, expressions=[exp.Literal.number(0)])
+    if ctx.is_mysql:
+        rounded: exp.Expression = exp.Cast(this=number.copy(), to=exp.DataType.build(f"DECIMAL(65, {precision})"))
+        digits = exp.Cast(this=rounded, to=exp.DataType.build("CHAR"))
+    else:
+        rounded = exp.Anonymous(this="ROUND", expressions=[
+            exp.Cast(this=number.copy(), to=exp.DataType.build("DECIMAL")), exp.Literal.number(precision)])
+        digits = _text(rounded)
+    negative_zero = exp.And(this=exp.LT(this=number.copy(), expression=exp.Literal.number(0)),
+                            expression=exp.EQ(this=rounded.copy(), expression=exp.Literal.number(0)))
+    signed = exp.DPipe(this=exp.Literal.string("-"), expression=digits.copy(), safe=True) if not ctx.is_mysql \
+        else exp.Anonymous(this="CONCAT", expressions=[exp.Literal.string("-"), digits.copy()])
+    return exp.Case(ifs=[exp.If(this=negative_zero, true=signed)], default=digits)
+
+
+def _padded(value: exp.Expression, width: int, flag: str, kind: str) -> exp.Expression:
+    """A conversion's width: spaces before (after with ``-``), or zeros after the sign
+    (``0``, numbers only); never cut."""
+    length = exp.Length(this=value.copy())
+    short = exp.LT(this=length, expression=exp.Literal.number(width))
+    if flag == "-":
+        padded: exp.Expression = exp.Anonymous(this="RPAD", expressions=[
+            value.copy(), exp.Literal.number(width), exp.Literal.string(" ")])
+    elif flag == "0" and kind in "dif":
+        body = exp.Anonymous(this="SUBSTR", expressions=[value.copy(), exp.Literal.number(2)])
+        negative = exp.Like(this=value.copy(), expression=exp.Literal.string("-%"))
+        padded = exp.Case(ifs=[exp.If(this=negative, true=exp.DPipe(
+            this=exp.Literal.string("-"), expression=exp.Anonymous(this="LPAD", expressions=[
+                body, exp.Literal.number(width - 1), exp.Literal.string("0")]), safe=True))],
+            default=exp.Anonymous(this="LPAD", expressions=[value.copy(), exp.Literal.number(width),
+                                                              exp.Literal.string("0")]))
+    else:
+        padded = exp.Anonymous(this="LPAD", expressions=[value.copy(), exp.Literal.number(width), exp.Literal.string(" ")])
+    return exp.Case(ifs=[exp.If(this=short, true=padded)], default=value)
 
 
 def sqlite_text(tree: exp.Expression, ctx: Context) -> exp.Expression:
