@@ -23,6 +23,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from ..context import Context
+from ._build import call
 from ._walk import bottom_up
 from .arithmetic import column_affinity
 from .c_strings import can_hold_nul
@@ -30,10 +31,6 @@ from .c_strings import can_hold_nul
 BLOB = "hdb_blob"  # meta: this expression's value is a blob
 _BLOB_TYPES = (exp.DataType.Type.VARBINARY, exp.DataType.Type.BINARY, exp.DataType.Type.BLOB)
 _MAX_INLINE = 256  # randomblob(n) with a literal n up to this size: one random() per 4 bytes
-
-
-def _call(name: str, *args: exp.Expression) -> exp.Expression:
-    return exp.Anonymous(this=name, expressions=list(args))
 
 
 def _blob(node: exp.Expression) -> exp.Expression:
@@ -54,39 +51,39 @@ def _count(n: exp.Expression, ctx: Context) -> exp.Expression:
     """n as SQLite's sqlite3_value_int64 reads it: truncated, NULL as 0."""
     n = exp.Coalesce(this=n, expressions=[exp.Literal.number(0)])
     if ctx.is_mysql:
-        return _call("TRUNCATE", n, exp.Literal.number(0))
+        return call("TRUNCATE", n, exp.Literal.number(0))
     real = exp.Cast(this=n, to=exp.DataType.build("DOUBLE PRECISION"))
-    return exp.Cast(this=_call("TRUNC", real), to=exp.DataType.build("INT"))  # repeat() takes an int
+    return exp.Cast(this=call("TRUNC", real), to=exp.DataType.build("INT"))  # repeat() takes an int
 
 
 def _zeroblob(n: exp.Expression, ctx: Context) -> exp.Expression:
-    size = _call("GREATEST", _count(n, ctx), exp.Literal.number(0))  # never NULL: no NULL-propagating form
+    size = call("GREATEST", _count(n, ctx), exp.Literal.number(0))  # never NULL: no NULL-propagating form
     if ctx.is_mysql:
-        return exp.Cast(this=_call("REPEAT", _call("CHAR", exp.Literal.number(0)), size),
+        return exp.Cast(this=call("REPEAT", call("CHAR", exp.Literal.number(0)), size),
                         to=exp.DataType.build("BINARY"))
-    return _call("decode", _call("repeat", exp.Literal.string("00"), size), exp.Literal.string("hex"))
+    return call("decode", call("repeat", exp.Literal.string("00"), size), exp.Literal.string("hex"))
 
 
 def _randomblob(n: exp.Expression, ctx: Context) -> exp.Expression:
-    size = _call("GREATEST", _count(n, ctx), exp.Literal.number(1))
+    size = call("GREATEST", _count(n, ctx), exp.Literal.number(1))
     if ctx.is_mysql:  # + FLOOR(0 * RAND()): MariaDB computes RANDOM_BYTES of a constant once per statement
-        per_row = exp.Add(this=size, expression=_call("FLOOR", exp.Mul(this=exp.Literal.number(0), expression=_call("RAND"))))
-        return _call("RANDOM_BYTES", per_row)
+        per_row = exp.Add(this=size, expression=call("FLOOR", exp.Mul(this=exp.Literal.number(0), expression=call("RAND"))))
+        return call("RANDOM_BYTES", per_row)
     if isinstance(n, exp.Literal) and not n.is_string and n.this.isdigit() and int(n.this) <= _MAX_INLINE:
         want = max(int(n.this), 1)
-        words = [_call("lpad", _call("to_hex", exp.Cast(this=_call("floor", exp.Mul(
-            this=_call("random"), expression=exp.Literal.number(4294967296))), to=exp.DataType.build("BIGINT"))),
+        words = [call("lpad", call("to_hex", exp.Cast(this=call("floor", exp.Mul(
+            this=call("random"), expression=exp.Literal.number(4294967296))), to=exp.DataType.build("BIGINT"))),
             exp.Literal.number(8), exp.Literal.string("0")) for _ in range((want + 3) // 4)]
         text = words[0]
         for word in words[1:]:
             text = exp.DPipe(this=text, expression=word, safe=True)
-        hexed = _call("substr", text, exp.Literal.number(1), exp.Literal.number(2 * want))
-        return _call("decode", hexed, exp.Literal.string("hex"))
-    byte = _call("lpad", _call("to_hex", exp.Cast(this=_call("floor", exp.Mul(
-        this=_call("random"), expression=exp.Literal.number(256))), to=exp.DataType.build("INT"))),
+        hexed = call("substr", text, exp.Literal.number(1), exp.Literal.number(2 * want))
+        return call("decode", hexed, exp.Literal.string("hex"))
+    byte = call("lpad", call("to_hex", exp.Cast(this=call("floor", exp.Mul(
+        this=call("random"), expression=exp.Literal.number(256))), to=exp.DataType.build("INT"))),
         exp.Literal.number(2), exp.Literal.string("0"))
-    agg = _call("decode", _call("string_agg", byte, exp.Literal.string("")), exp.Literal.string("hex"))
-    series = exp.Table(this=_call("generate_series", exp.Literal.number(1), size))
+    agg = call("decode", call("string_agg", byte, exp.Literal.string("")), exp.Literal.string("hex"))
+    series = exp.Table(this=call("generate_series", exp.Literal.number(1), size))
     return exp.Subquery(this=exp.select(agg).from_(series))
 
 
@@ -98,8 +95,8 @@ def _to_blob(cast: exp.Cast, ctx: Context) -> exp.Expression:
         return x
     text = exp.Cast(this=x, to=exp.DataType.build("TEXT"))
     if can_hold_nul(x, ctx):  # NUL kept escaped in PostgreSQL text (backends/pg_text.py)
-        return _call("hdb_utf8", text)
-    return _call("convert_to", text, exp.Literal.string("UTF8"))
+        return call("hdb_utf8", text)
+    return call("convert_to", text, exp.Literal.string("UTF8"))
 
 
 def sqlite_blobs(tree: exp.Expression, ctx: Context) -> exp.Expression:
@@ -114,7 +111,7 @@ def sqlite_blobs(tree: exp.Expression, ctx: Context) -> exp.Expression:
             return _blob(_to_blob(node, ctx))
         if isinstance(node, exp.Cast) and node.to.is_type(*exp.DataType.TEXT_TYPES) and not ctx.is_mysql \
                 and is_blob(node.this, ctx):
-            return _call("convert_from", node.this, exp.Literal.string("UTF8"))
+            return call("convert_from", node.this, exp.Literal.string("UTF8"))
         return node
 
     return bottom_up(tree, rewrite)

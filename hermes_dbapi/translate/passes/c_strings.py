@@ -21,14 +21,11 @@ from __future__ import annotations
 from sqlglot import exp
 
 from ..context import Context
+from ._build import call
 from .arithmetic import column_affinity
 
 _NUL = "\x00"
 _PG_ESCAPE = "\x01"  # backends/pg_text.py
-
-
-def _call(name: str, *args: exp.Expression) -> exp.Expression:
-    return exp.Anonymous(this=name, expressions=list(args))
 
 
 def can_hold_nul(x: exp.Expression, ctx: Context) -> bool:
@@ -69,23 +66,23 @@ def cstr(x: exp.Expression, ctx: Context) -> exp.Expression:
     if _is_cstr(x) or not can_hold_nul(x, ctx):
         return x
     if ctx.is_mysql:
-        cut = _call("SUBSTRING_INDEX", x, exp.Literal.string(_NUL), exp.Literal.number(1))
+        cut = call("SUBSTRING_INDEX", x, exp.Literal.string(_NUL), exp.Literal.number(1))
         if not _simple(x):
             return cut
         # a BLOB (a bytes parameter, a blob in a column without a type) is read whole, as
         # SQLite reads blobs; numbers have the binary charset too and hold no NUL
-        binary = exp.EQ(this=_call("CHARSET", x.copy()), expression=exp.Literal.string("binary"))
+        binary = exp.EQ(this=call("CHARSET", x.copy()), expression=exp.Literal.string("binary"))
         out = exp.If(this=binary, true=x.copy(), false=cut)
         out.meta[_CSTR_META] = True
         return out
-    return _call("hdb_cstr" if _simple(x) else "hdb_cstr1", x)
+    return call("hdb_cstr" if _simple(x) else "hdb_cstr1", x)
 
 
 def reencode(result: exp.Expression, arg: exp.Expression, ctx: Context) -> exp.Expression:
     """A text ``result`` computed from :func:`cstr` of ``arg``, in the stored encoding again."""
     if ctx.is_mysql or not isinstance(arg, exp.Anonymous) or str(arg.this).lower() not in _CSTR_NAMES:
         return result
-    return _call("hdb_enc", result)
+    return call("hdb_enc", result)
 
 
 def pg_instr(node: exp.StrPosition, ctx: Context) -> exp.Expression:
@@ -95,7 +92,7 @@ def pg_instr(node: exp.StrPosition, ctx: Context) -> exp.Expression:
         return node
     if not can_hold_nul(haystack, ctx):
         return node
-    return _call("hdb_instr", haystack, needle)
+    return call("hdb_instr", haystack, needle)
 
 
 def pg_replace(node: exp.Replace, ctx: Context) -> exp.Expression:
@@ -109,4 +106,4 @@ def pg_replace(node: exp.Replace, ctx: Context) -> exp.Expression:
     replacement = node.args.get("replacement")
     if replacement is None:
         return node
-    return _call("hdb_replace", node.this, pattern, replacement)
+    return call("hdb_replace", node.this, pattern, replacement)

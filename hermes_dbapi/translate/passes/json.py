@@ -26,6 +26,7 @@ from sqlglot import exp
 
 from ... import errors
 from ..context import Context
+from ._build import call
 from ._walk import bottom_up
 
 _ANON = {
@@ -73,12 +74,8 @@ def _call(node: exp.Expression) -> tuple[str, list[exp.Expression]] | None:
 
 
 def _is_value(node: exp.Expression) -> bool:
-    call = _call(node)
-    return call is not None and (call[0] == "->>" or (call[0] == "json_extract" and len(call[1]) == 2))
-
-
-def _fn(name: str, *args: exp.Expression) -> exp.Expression:
-    return exp.Anonymous(this=name, expressions=list(args))
+    found = _call(node)
+    return found is not None and (found[0] == "->>" or (found[0] == "json_extract" and len(found[1]) == 2))
 
 
 def _text(node: exp.Expression, ctx: Context) -> exp.Expression:
@@ -96,23 +93,23 @@ def _path(node: exp.Expression, ctx: Context) -> exp.Expression:
 
 
 def _get(doc: exp.Expression, path: exp.Expression, abbrev: int, ctx: Context) -> exp.Expression:
-    return _fn("hdb_jget", _text(doc, ctx), _path(path, ctx), exp.Literal.number(abbrev))
+    return call("hdb_jget", _text(doc, ctx), _path(path, ctx), exp.Literal.number(abbrev))
 
 
 def _json_arg(node: exp.Expression, ctx: Context) -> exp.Expression:
     """An argument embedded in a JSON result: JSON text stays JSON, SQL values are quoted."""
     if node.meta.get(_JSON_OUT):
-        return _fn("JSON_EXTRACT", node, exp.Literal.string("$")) if ctx.is_mysql else node
+        return call("JSON_EXTRACT", node, exp.Literal.string("$")) if ctx.is_mysql else node
     if ctx.is_mysql:
         return node
     if isinstance(node, exp.Null):
         return exp.Literal.string("null")
-    return _fn("hdb_jq", node)
+    return call("hdb_jq", node)
 
 
 def _my_quote(node: exp.Expression) -> exp.Expression:
     """MariaDB: one SQL value as JSON text (JSON_ARRAY types it, the brackets come off)."""
-    array = _fn("JSON_COMPACT", _fn("JSON_ARRAY", node))
+    array = call("JSON_COMPACT", call("JSON_ARRAY", node))
     return exp.Trim(this=exp.Trim(this=array, expression=exp.Literal.string("]"), position="TRAILING"),
                     expression=exp.Literal.string("["), position="LEADING")
 
@@ -143,14 +140,14 @@ def _modify(name: str, args: list[exp.Expression], ctx: Context) -> exp.Expressi
     my = ctx.is_mysql
     acc = _text(doc, ctx)
     if not rest:
-        return _fn("JSON_COMPACT" if my else "hdb_jmin", _fn("hdb_jdoc", acc))
+        return call("JSON_COMPACT" if my else "hdb_jmin", call("hdb_jdoc", acc))
     step = 1 if mode == 4 else 2
     for i in range(0, len(rest), step):
         value = exp.Null() if mode == 4 else _json_arg(rest[i + 1], ctx)
         if my and mode != 4:  # MariaDB: wrapped so it stays typed through the helper's parameter
-            value = _fn("JSON_ARRAY", value)
-        acc = _fn("hdb_jmod", acc, _text(rest[i], ctx), value, exp.Literal.number(mode))
-    return _fn("JSON_COMPACT", acc) if my else acc
+            value = call("JSON_ARRAY", value)
+        acc = call("hdb_jmod", acc, _text(rest[i], ctx), value, exp.Literal.number(mode))
+    return call("JSON_COMPACT", acc) if my else acc
 
 
 def _build(name: str, args: list[exp.Expression], ctx: Context) -> exp.Expression:
@@ -168,42 +165,42 @@ def _build(name: str, args: list[exp.Expression], ctx: Context) -> exp.Expressio
                         default=whole)
     if name in ("json_type", "json_array_length"):
         path = args[1] if len(args) > 1 else exp.Literal.string("$")
-        return _fn("hdb_jtype" if name == "json_type" else "hdb_jlen", _get(args[0], path, 0, ctx))
+        return call("hdb_jtype" if name == "json_type" else "hdb_jlen", _get(args[0], path, 0, ctx))
     if name == "json":
-        return _fn("JSON_COMPACT" if my else "hdb_jmin", _fn("hdb_jdoc", _text(args[0], ctx)))
+        return call("JSON_COMPACT" if my else "hdb_jmin", call("hdb_jdoc", _text(args[0], ctx)))
     if name == "json_quote":
         if args[0].meta.get(_JSON_OUT):
             return args[0]
         return _my_quote(args[0]) if my else _json_arg(args[0], ctx)
     if name == "json_array":
         if my:
-            return _fn("JSON_COMPACT", _fn("JSON_ARRAY", *[_json_arg(a, ctx) for a in args]))
+            return call("JSON_COMPACT", call("JSON_ARRAY", *[_json_arg(a, ctx) for a in args]))
         return _joined("[", [_json_arg(a, ctx) for a in args], "]", ctx)
     if name == "json_object":
         if my:
             pairs = [_json_arg(a, ctx) if i % 2 else a for i, a in enumerate(args)]
-            return _fn("JSON_COMPACT", _fn("JSON_OBJECT", *pairs))
-        members = [_concat([_fn("hdb_jq", _text(args[i], ctx)), exp.Literal.string(":"), _json_arg(args[i + 1], ctx)], ctx)
+            return call("JSON_COMPACT", call("JSON_OBJECT", *pairs))
+        members = [_concat([call("hdb_jq", _text(args[i], ctx)), exp.Literal.string(":"), _json_arg(args[i + 1], ctx)], ctx)
                    for i in range(0, len(args) - 1, 2)]
         return _joined("{", members, "}", ctx)
     if name in ("json_set", "json_insert", "json_replace", "json_remove"):
         return _modify(name, args, ctx)
     if name == "json_patch":
         if my:
-            return _fn("JSON_COMPACT", _fn("hdb_jpatch", _fn("hdb_jdoc", args[0]), _fn("hdb_jdoc", args[1])))
-        return _fn("hdb_jpatch", _text(args[0], ctx), _text(args[1], ctx))
+            return call("JSON_COMPACT", call("hdb_jpatch", call("hdb_jdoc", args[0]), call("hdb_jdoc", args[1])))
+        return call("hdb_jpatch", _text(args[0], ctx), _text(args[1], ctx))
     if name == "json_group_array":
         if my:
-            agg: exp.Expression = _fn("JSON_COMPACT", _fn("JSON_ARRAYAGG", _json_arg(args[0], ctx)))
+            agg: exp.Expression = call("JSON_COMPACT", call("JSON_ARRAYAGG", _json_arg(args[0], ctx)))
             return exp.Coalesce(this=agg, expressions=[exp.Literal.string("[]")])
         inner = exp.GroupConcat(this=_json_arg(args[0], ctx), separator=exp.Literal.string(","))
         body = exp.Coalesce(this=inner, expressions=[exp.Literal.string("")])
         return _concat([exp.Literal.string("["), body, exp.Literal.string("]")], ctx)
     if name == "json_group_object":
         if my:
-            agg = _fn("JSON_COMPACT", _fn("JSON_OBJECTAGG", args[0], _json_arg(args[1], ctx)))
+            agg = call("JSON_COMPACT", call("JSON_OBJECTAGG", args[0], _json_arg(args[1], ctx)))
             return exp.Coalesce(this=agg, expressions=[exp.Literal.string("{}")])
-        member = _concat([_fn("hdb_jq", _text(args[0], ctx)), exp.Literal.string(":"), _json_arg(args[1], ctx)], ctx)
+        member = _concat([call("hdb_jq", _text(args[0], ctx)), exp.Literal.string(":"), _json_arg(args[1], ctx)], ctx)
         inner = exp.GroupConcat(this=member, separator=exp.Literal.string(","))
         body = exp.Coalesce(this=inner, expressions=[exp.Literal.string("")])
         return _concat([exp.Literal.string("{"), body, exp.Literal.string("}")], ctx)
@@ -241,17 +238,17 @@ def _value(node: exp.Expression, ctx: Context, top: exp.Expression, typed: list[
     index = _projection_index(node, top)
     if index is not None:
         typed.append(index)
-        return _fn("hdb_jval", raw)
+        return call("hdb_jval", raw)
     if isinstance(parent, _COMPARE):
         other = parent.expression if node.arg_key == "this" else parent.this
         if _numeric(other):
-            out = _fn("hdb_jnum", raw)
+            out = call("hdb_jnum", raw)
             out.meta["hdb_class_of"] = raw.copy()
             return out
         if isinstance(other, exp.Placeholder) and not ctx.is_mysql:
             other.replace(exp.Cast(this=other.copy(), to=exp.DataType.build("TEXT")))
     if isinstance(parent, exp.Between) and _numeric(parent.args.get("low")):
-        return _fn("hdb_jnum", raw)
+        return call("hdb_jnum", raw)
     if isinstance(parent, _ARITH):
         if ctx.is_mysql and not isinstance(parent, exp.Avg):
             # one column type per statement: SQLite's int-or-real per row (and its integer
@@ -259,21 +256,21 @@ def _value(node: exp.Expression, ctx: Context, top: exp.Expression, typed: list[
             raise errors.not_supported("a JSON value in arithmetic or SUM() (CAST it to INTEGER or REAL)", ctx.dialect)
         if isinstance(parent, exp.Div):
             parent.meta[_JSON_DIV] = True  # SQLite divides integers as integers: _json_divisions
-        return _fn("hdb_jnum", raw)
+        return call("hdb_jnum", raw)
     if isinstance(parent, exp.Abs) and not ctx.is_mysql or _is_total(parent):
-        return _fn("hdb_jnum", raw)  # PostgreSQL's numeric keeps an integer an integer; total() is a REAL
+        return call("hdb_jnum", raw)  # PostgreSQL's numeric keeps an integer an integer; total() is a REAL
     holder = _passed_through(node)
     index = _projection_index(holder, top) if holder is not None else None
     if index is not None and _as_json_values(holder):
         typed.append(index)  # the result column holds JSON text: decoded to the value's own type
-        return _fn("hdb_jval", raw)
+        return call("hdb_jval", raw)
     if isinstance(parent, _TYPED_USES) and not (isinstance(parent, exp.If) and node.arg_key == "this"):
         # the value's own type (integer, real or text per row) would come out, or be compared,
         # as text (or MariaDB's DOUBLE): refused rather than silently different
         name = parent.sql_name() if not isinstance(parent, exp.If) else "CASE/IIF"
         raise errors.not_supported(f"a JSON value as an argument of {name} (CAST it to INTEGER, REAL or TEXT)",
                                    ctx.dialect)
-    return _fn("hdb_jtext", raw)
+    return call("hdb_jtext", raw)
 
 
 def _passed_through(node: exp.Expression) -> exp.Expression | None:
@@ -354,7 +351,7 @@ def _order_keys(tree: exp.Expression) -> None:
             changed = True
             for wrapper in _WRAPPERS:
                 key = ordered.copy()
-                key.set("this", _fn(wrapper, target.copy()))
+                key.set("this", call(wrapper, target.copy()))
                 keys.append(key)
         if changed:
             order.set("expressions", keys)
@@ -376,7 +373,7 @@ def _text_above_numbers(tree: exp.Expression) -> None:
             wins = not wins
         if not wins:
             continue
-        is_text = exp.EQ(this=_fn("hdb_jclass", raw), expression=exp.Literal.number(2))
+        is_text = exp.EQ(this=call("hdb_jclass", raw), expression=exp.Literal.number(2))
         cmp.replace(exp.Paren(this=exp.Or(this=cmp.copy(), expression=is_text)))
 
 
@@ -409,7 +406,7 @@ def _table_functions(tree: exp.Expression, ctx: Context, typed: list[int]) -> No
         if ctx.is_mysql or not 1 <= len(fn.expressions) <= 2:
             raise errors.not_supported(f"{name}()", ctx.dialect)
         doc, path = fn.expressions[0], (fn.expressions[1] if len(fn.expressions) > 1 else exp.Null())
-        fn.replace(_fn("hdb_jeach", _text(doc, ctx), _text(path, ctx), exp.Boolean(this=name == "json_tree")))
+        fn.replace(call("hdb_jeach", _text(doc, ctx), _text(path, ctx), exp.Boolean(this=name == "json_tree")))
         if not table.alias:
             table.set("alias", exp.TableAlias(this=exp.to_identifier(name)))
         select = tree if isinstance(tree, exp.Select) else None
@@ -454,7 +451,7 @@ def _json_divisions(tree: exp.Expression, ctx: Context) -> exp.Expression:
             else:  # float8 reaches numeric only by an explicit cast
                 sides.append(exp.Cast(this=side, to=exp.DataType.build("DECIMAL")))
                 flags.append(exp.Boolean(this=is_integer(side, ctx)))
-        return _fn("hdb_jdiv", *sides, *flags)
+        return call("hdb_jdiv", *sides, *flags)
 
     return bottom_up(tree, rewrite)
 
@@ -469,12 +466,12 @@ def sqlite_json(tree: exp.Expression, ctx: Context) -> exp.Expression:
     top = tree
 
     def rewrite(node: exp.Expression) -> exp.Expression:
-        call = _call(node)
-        if call is None:
+        found = _call(node)
+        if found is None:
             return node
         if _is_value(node):
             return _value(node, ctx, top, typed)
-        out = _build(call[0], call[1], ctx)
+        out = _build(found[0], found[1], ctx)
         out.meta[_JSON_OUT] = True
         return out
 

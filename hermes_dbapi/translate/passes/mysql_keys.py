@@ -29,6 +29,7 @@ from sqlglot import exp
 
 from ..context import Context
 from ..typenames import canonical
+from ._build import rtrim
 
 KEY_BYTES = 3072
 _FIXED_BYTES = 8  # BIGINT / DOUBLE key parts
@@ -334,7 +335,7 @@ def _collated_key(node: exp.Expression, unique: bool, ctx: Context) -> tuple[exp
 
         return ascii_case(column.copy(), ctx), column.name
     if name == "RTRIM":
-        return exp.Trim(this=column.copy(), expression=exp.Literal.string(" "), position="TRAILING"), column.name
+        return rtrim(column.copy()), column.name
     return node, None
 
 

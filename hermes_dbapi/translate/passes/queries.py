@@ -26,6 +26,7 @@ from sqlglot import exp
 
 from ... import errors
 from ..context import Context
+from ._build import rtrim
 from .arithmetic import column_table
 
 
@@ -132,10 +133,6 @@ def strip_index_hints(tree: exp.Expression, ctx: Context) -> exp.Expression:
 _COMPARISONS = (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE, exp.Like, exp.In)
 
 
-def _rtrim(x: exp.Expression) -> exp.Expression:
-    return exp.Trim(this=x, expression=exp.Literal.string(" "), position="TRAILING")
-
-
 _DECLARED = (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE)
 _BOTH_SIDES = (exp.Is, exp.NullSafeEQ, exp.NullSafeNEQ)
 
@@ -223,7 +220,7 @@ def collate_nocase(tree: exp.Expression, ctx: Context) -> exp.Expression:
     for collate in list(tree.find_all(exp.Collate)):
         _ordinal_to_column(collate)
         name = collate.expression.name.upper()
-        fold = {"NOCASE": lambda x: exp.Lower(this=x), "RTRIM": _rtrim, "BINARY": lambda x: x}.get(name)
+        fold = {"NOCASE": lambda x: exp.Lower(this=x), "RTRIM": rtrim, "BINARY": lambda x: x}.get(name)
         if fold is None:
             continue
         parent = collate.parent

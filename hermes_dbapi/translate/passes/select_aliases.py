@@ -14,6 +14,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from ..context import Context
+from .column_names import has_star, projection
 
 _ROWID = {"rowid", "oid", "_rowid_"}
 
@@ -28,18 +29,11 @@ def _ctes(tree: exp.Expression) -> dict[str, list[str] | None]:
 
 
 def _named(query: exp.Expression) -> list[str] | None:
-    """The output names of a query, or None when one is a * or unnamed."""
-    select = query
-    while isinstance(select, exp.SetOperation):
-        select = select.this
-    if not isinstance(select, exp.Select):
+    """The output names of a query, or None when one is a *."""
+    select = projection(query)
+    if select is None or has_star(select):
         return None
-    names = []
-    for e in select.expressions:
-        if isinstance(e, exp.Star) or isinstance(e, exp.Column) and isinstance(e.this, exp.Star):
-            return None
-        names.append(e.alias_or_name.lower())
-    return names
+    return [e.alias_or_name.lower() for e in select.expressions]
 
 
 def _source_columns(select: exp.Select, ctx: Context, ctes: dict[str, list[str] | None]) -> set[str] | None:

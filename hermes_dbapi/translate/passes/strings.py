@@ -32,6 +32,7 @@ from sqlglot import exp
 
 from ... import errors
 from ..context import Context
+from ._build import call
 from ._walk import bottom_up
 from .arithmetic import column_affinity
 from .c_strings import cstr, reencode
@@ -47,10 +48,6 @@ def _int(node: exp.Expression) -> int | None:
 
 def _length(x: exp.Expression, ctx: Context) -> exp.Expression:
     return exp.Length(this=x.copy()) if not ctx.is_mysql else exp.Anonymous(this="CHAR_LENGTH", expressions=[x.copy()])
-
-
-def _call(name: str, *args: exp.Expression) -> exp.Expression:
-    return exp.Anonymous(this=name, expressions=list(args))
 
 
 def _case(*branches: tuple[exp.Expression, exp.Expression], default: exp.Expression) -> exp.Expression:
@@ -78,7 +75,7 @@ def _substr(node: exp.Substring, ctx: Context) -> exp.Expression:
     zero, one = _num(0), _num(1)
     yl = exp.Add(this=start.copy(), expression=_length(x, ctx))
     p0 = _case(
-        (exp.LT(this=start.copy(), expression=zero.copy()), _call("GREATEST", yl, zero.copy())),
+        (exp.LT(this=start.copy(), expression=zero.copy()), call("GREATEST", yl, zero.copy())),
         (exp.GT(this=start.copy(), expression=zero.copy()), exp.Sub(this=start.copy(), expression=one.copy())),
         default=zero.copy(),
     )
@@ -88,17 +85,17 @@ def _substr(node: exp.Substring, ctx: Context) -> exp.Expression:
         a = exp.Abs(this=count.copy())
         c0 = _case(
             (exp.LT(this=start.copy(), expression=zero.copy()),
-             _call("GREATEST", exp.Add(this=a.copy(), expression=_call("LEAST", yl.copy(), zero.copy())), zero.copy())),
+             call("GREATEST", exp.Add(this=a.copy(), expression=call("LEAST", yl.copy(), zero.copy())), zero.copy())),
             (exp.GT(this=start.copy(), expression=zero.copy()), a.copy()),
-            default=_call("GREATEST", exp.Sub(this=a.copy(), expression=one.copy()), zero.copy()),
+            default=call("GREATEST", exp.Sub(this=a.copy(), expression=one.copy()), zero.copy()),
         )
         if z is not None and z >= 0:
             out_start, out_count = p0, c0
         else:
             negative = exp.LT(this=count.copy(), expression=zero.copy())
-            out_start = _case((negative, _call("GREATEST", exp.Sub(this=p0.copy(), expression=c0.copy()), zero.copy())),
+            out_start = _case((negative, call("GREATEST", exp.Sub(this=p0.copy(), expression=c0.copy()), zero.copy())),
                               default=p0.copy())
-            out_count = _case((negative.copy(), _call("LEAST", c0.copy(), p0.copy())), default=c0.copy())
+            out_count = _case((negative.copy(), call("LEAST", c0.copy(), p0.copy())), default=c0.copy())
     out_start = exp.Add(this=out_start, expression=one.copy())
     if not ctx.is_mysql:
         out_start = exp.Cast(this=out_start, to=exp.DataType.build("INT"))

@@ -1,0 +1,15 @@
+"""Small AST builders the passes share (one spelling of each node they make)."""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+
+def call(name: str, *args: exp.Expression) -> exp.Expression:
+    """A call of the server function ``name`` as written (sqlglot keeps it verbatim)."""
+    return exp.Anonymous(this=name, expressions=list(args))
+
+
+def rtrim(x: exp.Expression) -> exp.Expression:
+    """``x`` without its trailing spaces: what SQLite's RTRIM collation compares."""
+    return exp.Trim(this=x, expression=exp.Literal.string(" "), position="TRAILING")
