@@ -55,6 +55,7 @@ class Shadow:
         self.rowid_probe: Callable[[str], bool | None] | None = None
         self._probed: dict[tuple[int, str], bool] = {}
         self._collations: dict[tuple[int, str], dict[str, str]] = {}
+        self._kinds: dict[tuple[int, str], str | None] = {}
 
     # -- SchemaView -----------------------------------------------------------
 
@@ -155,16 +156,36 @@ class Shadow:
         return row is not None
 
     def relation_kind(self, table: str) -> str | None:
+        """'table', 'view', 'virtual', 'shadow' or 'without_rowid' (None: no such relation);
+        cached per schema epoch (issue 8: the trigger engine asks it for every statement)."""
+        key = (self.epoch, table.lower())
+        if key in self._kinds:
+            return self._kinds[key]
+        try:
+            kind = self._relation_kind(table)
+        except sqlite3.Error:
+            return None  # not cached: the catalog could not be read now
+        if len(self._kinds) > 512:
+            self._kinds = {}
+        self._kinds[key] = kind
+        return kind
+
+    def _relation_kind(self, table: str) -> str | None:
         with self.lock:
-            try:
-                row = self.db.execute(
-                    "SELECT type, wr FROM pragma_table_list WHERE name = ? COLLATE NOCASE AND schema = 'main'", (table,)
-                ).fetchone()
-            except sqlite3.Error:
-                return None
+            row = self.db.execute(
+                "SELECT type, wr FROM pragma_table_list WHERE name = ? COLLATE NOCASE AND schema IN ('temp', 'main') "
+                "ORDER BY schema = 'main'", (table,)  # SQLite's own order: a TEMP one first
+            ).fetchone()
         if row is None:
             return None
         return "without_rowid" if row[0] == "table" and row[1] else str(row[0])
+
+    def is_temp(self, table: str) -> bool:
+        """Whether ``table`` names a TEMP table (SQLite looks there first)."""
+        with self.lock:
+            return self.db.execute(
+                "SELECT 1 FROM temp.sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", (table,)
+            ).fetchone() is not None
 
     def implicit_rowid(self, table: str) -> bool:
         if self.relation_kind(table) != "table" or table.lower().startswith("sqlite_"):
@@ -295,6 +316,13 @@ class Shadow:
         with self.lock:
             return self.db.execute(
                 "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid"
+            ).fetchall()
+
+    def temp_dump(self) -> list[tuple[str, str, str, str]]:
+        """:meth:`dump` of the connection's TEMP objects (never stored: the connection's own)."""
+        with self.lock:
+            return self.db.execute(
+                "SELECT type, name, tbl_name, sql FROM temp.sqlite_master WHERE sql IS NOT NULL ORDER BY rowid"
             ).fetchall()
 
     def load(self, rows: Iterable[tuple[str, str, str, str]]) -> None:

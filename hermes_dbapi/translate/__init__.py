@@ -21,7 +21,7 @@ from . import conflict_clause, mysql_names
 from .context import HIDDEN_ROWID, Context
 from .generators import HermesSQLite, render
 from .params import scan
-from .passes import PASSES, ignore_rows
+from .passes import PASSES, ignore_rows, schema_names
 from .typenames import normalize
 
 _DML = (exp.Insert, exp.Update, exp.Delete)
@@ -122,7 +122,7 @@ _REPLACE = re.compile(r"^\s*REPLACE\b", re.IGNORECASE)
 def _translate(sql: str, ctx: Context) -> Translation:
     # SQLite's REPLACE INTO is INSERT OR REPLACE INTO (sqlglot reads it as an opaque Command)
     params = scan(_REPLACE.sub("INSERT OR REPLACE", sql, count=1))
-    text, update_or = conflict_clause.split(params.sql)
+    text, update_or = conflict_clause.split(schema_names.unqualified_index(params.sql))
     head = text.lstrip().split(None, 1)[0].upper() if text.strip() else ""
     if head in ("CREATE", "ALTER"):
         text = normalize(text)

@@ -29,6 +29,10 @@ class SchemaView(Protocol):
         """"table", "without_rowid", "view", "virtual", "shadow", or None if unknown."""
         ...
 
+    def is_temp(self, table: str) -> bool:
+        """True when ``table`` names a TEMP table."""
+        ...
+
     def implicit_rowid(self, table: str) -> bool:
         """True for an ordinary rowid table without a rowid alias (it has HIDDEN_ROWID)."""
         ...

@@ -168,12 +168,14 @@ class DiskCache:
     # -- the file ----------------------------------------------------------------
 
     def _schema_hash(self, schema: Any) -> str:
-        """A hash of the shadow catalog's DDL, once per schema epoch."""
+        """A hash of the shadow catalog's DDL (its TEMP objects too: a name may mean a
+        TEMP table), once per schema epoch."""
         epoch = getattr(schema, "epoch", None)
         known = self._schema_hashes.get(schema)
         if known is not None and known[0] == epoch:
             return known[1]
-        digest = hashlib.sha256(json.dumps(schema.dump()).encode()).hexdigest()
+        temp = schema.temp_dump() if hasattr(schema, "temp_dump") else []
+        digest = hashlib.sha256(json.dumps([schema.dump(), temp] if temp else schema.dump()).encode()).hexdigest()
         try:
             self._schema_hashes[schema] = (epoch, digest)
         except TypeError:

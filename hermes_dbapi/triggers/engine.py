@@ -165,17 +165,14 @@ class Runner:
                 given = {n.lower(): v for n, v in zip(names, row)}
                 self.fire(fired, "INSTEAD", {f"new.{c.lower()}": given.get(c.lower()) for c in columns})
             return 0
-        alias = tree.this.alias
-        src = qi(view) + (f" AS {qi(alias)}" if alias else "")
-        where = tree.args.get("where")
-        cond = f" WHERE {where.this.sql(dialect='sqlite')}" if where is not None else ""
-        olds = [f"{qi(alias or view)}.{qi(c)}" for c in columns]
+        olds = [f"{qi(tree.this.alias or view)}.{qi(c)}" for c in columns]
         news = []
         if isinstance(tree, exp.Update):
             sets = {e.this.name.lower(): e.expression.sql(dialect="sqlite") for e in tree.expressions
                     if isinstance(e, exp.EQ)}
             news = [sets.get(c.lower(), old) for c, old in zip(columns, olds)]
-        for row in bridge.query(f"SELECT {', '.join(olds + news)} FROM {src}{cond}", values):
+        rows, _src = selected_rows(bridge, tree, view, ", ".join(olds + news), values)
+        for row in rows:
             got = {f"old.{c.lower()}": v for c, v in zip(columns, row)}
             got.update({f"new.{c.lower()}": v for c, v in zip(columns, row[len(columns):])})
             self.fire(fired, "INSTEAD", got)
@@ -285,6 +282,19 @@ class Runner:
         raising.check(rows, found)
 
 
+def selected_rows(bridge: Any, tree: exp.Expression, relation: str, items: str, values: Sequence[Any],
+                  order: bool = False) -> tuple[list[tuple], str]:
+    """``items`` (SQLite text) of each row of ``relation`` an UPDATE's or DELETE's WITH
+    and WHERE select (``order``: in the order of the items); (rows, the FROM source)."""
+    alias = tree.this.alias
+    src = qi(relation) + (f" AS {qi(alias)}" if alias else "")
+    where = tree.args.get("where")
+    cond = f" WHERE {where.this.sql(dialect='sqlite')}" if where is not None else ""
+    ctes = tree.args.get("with_") or tree.args.get("with")
+    head = ctes.sql(dialect="sqlite") + " " if ctes is not None else ""
+    tail = f" ORDER BY {items}" if order else ""
+    return bridge.query(f"{head}SELECT {items} FROM {src}{cond}{tail}", values), src
+
 def _shape(shadow: Any, table: str) -> tuple[tuple[str, ...], str | None, bool, tuple[str, ...]]:
     """A table's columns (the hidden rowid last, if it has one), its rowid column,
     whether that rowid is the hidden one, and its key columns: from the shadow catalog."""
@@ -378,16 +388,9 @@ class _Table:
         return [values[low.index(k.lower())] for k in self.keys]
 
     def _keys(self, tree: exp.Expression, values: Sequence[Any]) -> tuple[list[tuple], str]:
-        alias = tree.this.alias
-        qual = alias or self.table
-        src = qi(self.table) + (f" AS {qi(alias)}" if alias else "")
-        where = tree.args.get("where")
-        cond = f" WHERE {where.this.sql(dialect='sqlite')}" if where is not None else ""
+        qual = tree.this.alias or self.table
         keysel = ", ".join(f"{qi(qual)}.{self._q(k)}" for k in self.keys)
-        ctes = tree.args.get("with_") or tree.args.get("with")
-        head = ctes.sql(dialect="sqlite") + " " if ctes is not None else ""
-        rows = self.runner.bridge.query(f"{head}SELECT {keysel} FROM {src}{cond} ORDER BY {keysel}", values)
-        return rows, src
+        return selected_rows(self.runner.bridge, tree, self.table, keysel, values, order=True)
 
     def _one_row(self, tree: exp.Expression, values: Sequence[Any], key: Sequence[Any]) -> tuple[str, list[Any]]:
         """``tree`` restricted to the row with ``key``: its text and values."""

@@ -130,6 +130,22 @@ SCENARIOS = {
         "CREATE VIEW v2 AS SELECT id FROM sessions",
         "SELECT rowid FROM v2",
     ],
+    "temp_table_star_hides_it": [
+        ("commit",),  # MariaDB's DDL commits implicitly
+        "CREATE TEMP TABLE tt (a TEXT, n INTEGER)",
+        "INSERT INTO tt VALUES ('x', 1)",
+        "SELECT * FROM tt",
+        "SELECT tt.*, s.id FROM tt, sessions AS s ORDER BY s.id",
+        "SELECT * FROM temp.tt",
+        "DROP TABLE temp.tt",
+        "SELECT * FROM tt",
+    ],
+    "temp_table_shadows_a_main_one": [
+        ("commit",),
+        "CREATE TEMP TABLE sessions (x TEXT)",
+        "INSERT INTO sessions VALUES ('t')",
+        "SELECT * FROM sessions",
+    ],
     "real_column_named_rowid_wins": [
         "CREATE TABLE r (rowid TEXT, v TEXT)",
         "INSERT INTO r VALUES ('own', 'x')",

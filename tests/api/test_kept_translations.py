@@ -116,6 +116,28 @@ def test_the_same_schema_elsewhere_reuses_it(backend: Any, cache_file: Path) -> 
         conn.commit()
 
 
+def test_a_temp_table_of_the_name_is_part_of_the_schema(backend: Any, std: Any, cache_file: Path,
+                                                        tmp_path: Path) -> None:
+    """``SELECT *`` and ``DROP TABLE`` mean the TEMP table where one has the name: a
+    translation made then is not the one for the same main schema without it."""
+    _server_only(backend)
+    ddl = "CREATE TABLE items (label TEXT, n INTEGER)"
+    for name, temp in (("with_temp", True), ("without", False)):
+        ref = std.connect(str(tmp_path / f"{name}.ref.db"), isolation_level=None)
+        shim = backend.connect(backend.path(f"{name}.db"), isolation_level=None)
+        for conn in (ref, shim):
+            conn.execute(ddl)
+            conn.execute("INSERT INTO items VALUES ('main', 1)")
+            if temp:
+                conn.execute("CREATE TEMP TABLE items (label TEXT)")
+                conn.execute("INSERT INTO items VALUES ('temp')")
+        _fresh_process_view(shim)
+        for sql in ("SELECT * FROM items", "DROP TABLE items", "SELECT count(*) FROM sqlite_master"):
+            want = ref.execute(sql).fetchall()
+            assert shim.execute(sql).fetchall() == want, (name, sql)
+        ref.close()
+
+
 @pytest.mark.parametrize("how", ["off", "not_a_directory", "not_a_database"])
 def test_an_unusable_cache_never_reaches_the_application(
     backend: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str

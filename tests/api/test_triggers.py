@@ -218,6 +218,26 @@ SCENARIOS: dict[str, tuple[list, list]] = {
          "UPDATE v SET a2 = a2 + 1 WHERE k <= 2", "UPDATE v SET k = 5",
          "DELETE FROM v WHERE k IN (1, 2)", TC, ROWS, LOGS, "SELECT * FROM v ORDER BY k"],
     ),
+    "table_renamed_and_a_view_made_in_its_name": (  # what a name is (table or view) follows DDL
+        trig("CREATE TRIGGER ai AFTER INSERT ON t BEGIN INSERT INTO log(msg) VALUES ('ai ' || new.a); END"),
+        ["INSERT INTO t(a) VALUES (1)", ("commit",), "ALTER TABLE t RENAME TO t_old",
+         "CREATE VIEW t AS SELECT id, a FROM t_old",
+         "CREATE TRIGGER ti INSTEAD OF INSERT ON t BEGIN INSERT INTO t_old(a) VALUES (new.a * 10); END",
+         "INSERT INTO t(a) VALUES (2)", TC, "SELECT id, a FROM t_old ORDER BY id", LOGS, ("commit",),
+         "DROP VIEW t", "ALTER TABLE t_old RENAME TO t", "INSERT INTO t(a) VALUES (3)", TC, LOGS],
+    ),
+    "instead_of_triggers_with_a_with_clause": (  # the CTE chooses the view's rows
+        [*BASE, "INSERT INTO t(a, b) VALUES (1, 'x'), (2, 'y'), (3, 'z')", "CREATE VIEW v AS SELECT id, a FROM t",
+         "CREATE TRIGGER vu INSTEAD OF UPDATE ON v BEGIN INSERT INTO log(msg) VALUES ('vu ' || old.id || '->' || new.a); END",
+         "CREATE TRIGGER vd INSTEAD OF DELETE ON v BEGIN INSERT INTO log(msg) VALUES ('vd ' || old.id); END"],
+        ["WITH x(k) AS (SELECT 1) UPDATE v SET a = (SELECT k FROM x) + 6 WHERE id IN (SELECT k FROM x)",
+         "WITH x(k) AS (SELECT 2 UNION ALL SELECT 3) DELETE FROM v WHERE id IN x", TC, LOGS],
+    ),
+    "temp_trigger_dropped_by_schema_name": (
+        [*BASE, "CREATE TEMP TRIGGER ai AFTER INSERT ON t BEGIN INSERT INTO log(msg) VALUES (new.a); END"],
+        ["INSERT INTO t(a) VALUES (1)", "DROP TRIGGER temp.ai", "INSERT INTO t(a) VALUES (2)", LOGS,
+         "SELECT count(*) FROM sqlite_temp_master"],
+    ),
     "view_without_instead_of_trigger_refuses_changes": (
         [*BASE, "CREATE VIEW v AS SELECT id, a FROM t",
          "CREATE TRIGGER vd INSTEAD OF DELETE ON v BEGIN INSERT INTO log(msg) VALUES ('vd'); END"],

@@ -420,10 +420,12 @@ class FtsBridge:
         parts = name.split(".")
         if len(parts) > 1 and _unq(parts[0]).lower() in ("temp", "temporary"):
             with self.conn._shadow.lock:
-                exists = self.conn._shadow.db.execute(
-                    "SELECT 1 FROM temp.sqlite_master WHERE name = ? COLLATE NOCASE", (_unq(parts[-1]),)
+                own = self.conn._shadow.db.execute(  # TEMP triggers and virtual tables live in the shadow only
+                    "SELECT 1 FROM temp.sqlite_master WHERE name = ? COLLATE NOCASE "
+                    "AND (type = 'trigger' OR sql LIKE 'CREATE VIRTUAL%')",
+                    (_unq(parts[-1]),),
                 ).fetchone()
-            if exists:
+            if own:
                 self.conn._shadow.apply(sql)
                 cursor._set_result(None, -1, self.conn._last_rowid)
                 return True

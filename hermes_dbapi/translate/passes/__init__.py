@@ -35,8 +35,9 @@ from . import (
     pg_types,
     queries,
     recursive_limit,
-    rowid,
     row_assignments,
+    rowid,
+    schema_names,
     select_aliases,
     sqlite_text,
     stars,
@@ -46,12 +47,22 @@ from . import (
 
 Pass = Callable[[exp.Expression, Context], exp.Expression]
 
-_COMMON: list[Pass] = [ddl.declared_collations, ddl.create_table, ddl.create_index, ddl.drop_index, limits.sqlite_limits, limits.bound_limits]
+_COMMON: list[Pass] = [
+    schema_names.own_schema,  # first: the other passes look tables up by their bare names
+    ddl.declared_collations,
+    ddl.create_table,
+    ddl.create_index,
+    ddl.drop_index,
+    ddl.drop_temporary,
+    limits.sqlite_limits,
+    limits.bound_limits,
+]
 _SQL: list[Pass] = [
     numeric_cast.mark_numeric_casts,  # before any pass makes casts of its own
     row_assignments.row_assignments,  # before the passes that read a SET list column by column
     filters.aggregate_filters,  # before the passes that read aggregates (bare columns, group_concat)
     select_aliases.alias_references,  # before the passes that rewrite the aliased expressions
+    subqueries.in_table,  # before the passes that read an IN's sub-SELECT
     conflicts.insert_or,
     conflicts.upsert,
     mysql_ids.existing_ids,  # after the ON DUPLICATE KEY UPDATE is made

@@ -196,3 +196,15 @@ def drop_index(tree: exp.Expression, ctx: Context) -> exp.Expression:
     if not (isinstance(tree, exp.Drop) and tree.kind == "INDEX") or not ctx.is_mysql:
         return tree
     return mysql_keys.drop_index(tree, ctx)
+
+
+def drop_temporary(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """MySQL: ``DROP TABLE`` of a TEMP table is ``DROP TEMPORARY TABLE``, which does not
+    commit the transaction (a plain DROP TABLE does, where SQLite's does not)."""
+    if not (isinstance(tree, exp.Drop) and tree.kind == "TABLE") or not ctx.is_mysql:
+        return tree
+    ctx.schema_dependent = True
+    table = tree.this
+    if isinstance(table, exp.Table) and ctx.schema.is_temp(table.name):
+        tree.set("temporary", True)
+    return tree

@@ -5,6 +5,8 @@
   ``LIMIT 1`` (not inside IN, EXISTS, ANY/ALL or FROM, where every row counts).
 * ``x IN ()`` / ``x NOT IN ()``: an empty list, false / true even for a NULL x;
   both servers refuse the syntax.
+* ``x IN t`` (a table or CTE name, not a list): SQLite's short form of
+  ``x IN (SELECT * FROM t)``; both servers refuse the syntax.
 """
 
 from __future__ import annotations
@@ -38,4 +40,15 @@ def empty_in(tree: exp.Expression, ctx: Context) -> exp.Expression:
     for node in list(tree.find_all(exp.In)):
         if not node.expressions and not any(node.args.get(k) for k in ("query", "unnest", "field")):
             node.replace(exp.Paren(this=exp.EQ(this=exp.Literal.number(1), expression=exp.Literal.number(0))))
+    return tree
+
+
+def in_table(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    for node in list(tree.find_all(exp.In)):
+        name = node.args.get("field")
+        if not isinstance(name, exp.Column) or isinstance(name.this, exp.Star):
+            continue
+        table = exp.Table(this=name.this.copy(), db=exp.to_identifier(name.table) if name.table else None)
+        node.set("field", None)
+        node.set("query", exp.Subquery(this=exp.select("*").from_(table)))
     return tree
