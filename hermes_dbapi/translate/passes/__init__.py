@@ -58,6 +58,7 @@ _COMMON: list[Pass] = [
     limits.bound_limits,
 ]
 _SQL: list[Pass] = [
+    functions.planner_hints,  # first: likely(x) is x to every pass after it
     numeric_cast.mark_numeric_casts,  # before any pass makes casts of its own
     row_assignments.row_assignments,  # before the passes that read a SET list column by column
     filters.aggregate_filters,  # before the passes that read aggregates (bare columns, group_concat)

@@ -216,8 +216,43 @@ def _cast(node: exp.Cast, ctx: Context) -> exp.Expression:
     if _maybe_real(value, ctx):
         trunc = "TRUNCATE" if ctx.is_mysql else "TRUNC"
         args = [value.copy(), exp.Literal.number(0)] if ctx.is_mysql else [value.copy()]
-        value = exp.Anonymous(this=trunc, expressions=args)
+        cast = exp.Cast(this=exp.Anonymous(this=trunc, expressions=args), to=exp.DataType.build("BIGINT"))
+        return cast if ctx.is_mysql else _saturated(value, cast)
     return exp.Cast(this=value, to=exp.DataType.build("BIGINT"))
+
+
+def _constant_number(value: exp.Expression) -> float | None:
+    """The value of a number literal (under casts and minus signs), else None."""
+    sign = 1.0
+    while isinstance(value, (exp.Cast, exp.Neg, exp.Paren)):
+        sign = -sign if isinstance(value, exp.Neg) else sign
+        value = value.this
+    if isinstance(value, exp.Literal) and not value.is_string:
+        try:
+            return sign * float(value.this)
+        except ValueError:
+            return None
+    return None
+
+
+def _saturated(value: exp.Expression, cast: exp.Expression) -> exp.Expression:
+    """PostgreSQL: a REAL beyond 64 bits cast to INTEGER is the nearest bound in SQLite
+    ("integer overflow" on the server; MariaDB saturates by itself).  Only where reading
+    ``value`` again is safe: no function call or sub-SELECT in it."""
+    if value.find(exp.Func, exp.Subquery) is not None:
+        return cast
+    constant = _constant_number(value)
+    if constant is not None:
+        if -(2.0**63) <= constant < 2.0**63:
+            return cast
+        bound = _INT64_MAX if constant > 0 else -(_INT64_MAX + 1)
+        return exp.Cast(this=exp.Literal.number(bound), to=exp.DataType.build("BIGINT"))
+    top = exp.Literal.number("9223372036854775808.0")
+    return exp.Case(ifs=[
+        exp.If(this=exp.GTE(this=value.copy(), expression=top), true=exp.Literal.number(_INT64_MAX)),
+        exp.If(this=exp.LT(this=value.copy(), expression=exp.Neg(this=top.copy())),
+               true=exp.Cast(this=exp.Neg(this=exp.Literal.number(_INT64_MAX + 1)), to=exp.DataType.build("BIGINT"))),
+    ], default=cast)
 
 
 def _integer_sum(node: exp.Sum, ctx: Context) -> exp.Expression:

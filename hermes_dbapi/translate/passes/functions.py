@@ -240,6 +240,18 @@ def _sign(node: exp.Expression, ctx: Context) -> exp.Expression:
     return node if ctx.is_mysql else exp.Cast(this=node, to=exp.DataType.build("BIGINT"))
 
 
+_HINTS = ("likely", "unlikely", "likelihood")
+
+
+def planner_hints(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """``likely(x)``, ``unlikely(x)`` and ``likelihood(x, p)`` tell SQLite's planner how
+    often ``x`` is true and are ``x`` itself: the servers have no such functions."""
+    for node in list(tree.find_all(exp.Anonymous)):
+        if str(node.this).lower() in _HINTS and node.expressions:
+            node.replace(node.expressions[0])
+    return tree
+
+
 def sqlite_functions(tree: exp.Expression, ctx: Context) -> exp.Expression:
     def rewrite(node: exp.Expression) -> exp.Expression:
         if isinstance(node, (exp.Greatest, exp.Least)) and not ctx.is_mysql:
