@@ -417,3 +417,23 @@ def test_snippet_cut_inside_a_character(pair):
             got.append(str(err.value))
         outcomes.append(got)
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("module", ["rtree(id, minx, maxx)", "fts4(body)", "fts3(body)", "fts5vocab(t, row)"])
+def test_other_virtual_table_modules_are_refused(backend, module):
+    """Only FTS5 is emulated: CREATE VIRTUAL TABLE with another module is NotSupportedError
+    on a server and leaves nothing behind (it used to succeed, then every use failed
+    with "no such table"); the transaction goes on.  SQLite itself creates it."""
+    conn = backend.connect(backend.path("modules.db"))
+    conn.execute("CREATE VIRTUAL TABLE t USING fts5(a)")
+    conn.execute("INSERT INTO t(a) VALUES ('kept')")
+    sql = f"CREATE VIRTUAL TABLE v USING {module}"
+    if not backend.is_server:
+        conn.execute(sql)
+        return
+    with pytest.raises(std.NotSupportedError, match=f"virtual table module {module.split('(')[0]}"):
+        conn.execute(sql)
+    assert conn.in_transaction
+    conn.commit()
+    assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'v'").fetchall() == []
+    assert conn.execute("SELECT a FROM t WHERE t MATCH 'kept'").fetchall() == [("kept",)]

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ...cursor import Cursor
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*|\"[^\"]+\"|`[^`]+`|\[[^\]]+\]")
-_CREATE_VT = re.compile(r"(?is)^\s*CREATE\s+VIRTUAL\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\S+?)\s+USING\b")
+_CREATE_VT = re.compile(r"(?is)^\s*CREATE\s+VIRTUAL\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\S+?)\s+USING\s*(\w*)")
 _CREATE_TRIGGER = re.compile(r"(?is)^\s*CREATE\s+(?:TEMP\s+|TEMPORARY\s+)?TRIGGER\b")
 _DROP = re.compile(r"(?is)^\s*DROP\s+(TABLE|TRIGGER)\s+(IF\s+EXISTS\s+)?(\S+?)\s*;?\s*$")
 
@@ -390,6 +390,9 @@ class FtsBridge:
         conn = self.conn
         conn._raise_sqlite_error(sql)
         existed = conn._shadow.has_table(_unq(name))
+        module = m.group(2)
+        if module.lower() != "fts5" and not existed:  # rtree, fts3/4, fts5vocab, ...: nothing would hold it
+            raise errors.not_supported(f"the virtual table module {module}", conn._backend.dialect)
 
         def server() -> None:
             if existed:
