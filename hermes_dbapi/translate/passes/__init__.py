@@ -29,6 +29,7 @@ from . import (
     insert_defaults,
     json,
     limits,
+    min_max_rows,
     mysql_dml,
     mysql_ids,
     numeric_cast,
@@ -59,6 +60,7 @@ _COMMON: list[Pass] = [
 ]
 _SQL: list[Pass] = [
     functions.planner_hints,  # first: likely(x) is x to every pass after it
+    min_max_rows.extreme_rows,  # before the passes that read the sub-SELECTs it makes (rowid, ORDER BY)
     numeric_cast.mark_numeric_casts,  # before any pass makes casts of its own
     row_assignments.row_assignments,  # before the passes that read a SET list column by column
     filters.aggregate_filters,  # before the passes that read aggregates (bare columns, group_concat)

@@ -34,7 +34,7 @@ def projection(query: exp.Expression) -> exp.Select | None:
 _MAX_NAME_BYTES = 60
 
 
-def _own_name(item: exp.Expression, position: int) -> str:
+def own_name(item: exp.Expression, position: int) -> str:
     """The name SQLite starts from: the alias, the column, else the expression's text."""
     if isinstance(item, exp.Alias):
         name = item.alias
@@ -70,7 +70,7 @@ def _name_columns(query: exp.Expression) -> None:
         return
     taken: set[str] = set()
     for position, item in enumerate(list(select.expressions)):
-        own = _own_name(item, position)
+        own = own_name(item, position)
         name = _unique(own, taken)
         taken.add(name.lower())
         if name == own and isinstance(item, (exp.Alias, exp.Column)):
