@@ -19,11 +19,11 @@ from .batch import plain_bindable
 from .batch import profile as batch_profile
 from ._stdlib import sqlite3
 from .backends.base import Backend
-from .catalog import add_column, hidden_rowid, store
+from .catalog import add_column, hidden_rowid, server_names, store
 from .catalog.shadow import Shadow
 from .cursor import Cursor
 from .transactions import Transactions
-from .translate import Translation, TranslationCache, conflict_clause, disk_cache
+from .translate import Translation, TranslationCache, conflict_clause, disk_cache, pg_names
 from .translate import helpers as translate_helpers
 from .translate.context import HIDDEN_ROWID
 
@@ -149,6 +149,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         self._plan_hits = 0
         self._shadow = Shadow()
         self._shadow.rowid_probe = lambda table: hidden_rowid.on_server(backend, table)
+        self._shadow.names_probe = lambda: server_names.on_server(backend)
+        self._shadow.columns_probe = lambda: server_names.columns_on_server(backend)
         self._shadow.load(store.read(backend))
         installed = translate_helpers.install(backend)  # issue 3: server-side helpers (date/time) in the namespace
         self._ctx_epoch = self._shadow.epoch
@@ -640,7 +642,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         cached = self._rowid_sql.get(key)
         if cached is None:
             column = self._rowid_target(translation.table)
-            returned = f'"{column}"'
+            returned = pg_names.quote(column) if column is not None else ""
             if translation.upsert_update:  # an updated row is no insert: SQLite keeps lastrowid
                 returned = f"CASE WHEN xmax = 0 THEN {returned} END"
             cached = translation.sql if column is None else f"{translation.sql} RETURNING {returned}"

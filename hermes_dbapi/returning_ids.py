@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .translate import Translation, mysql_names
+from .translate import Translation, mysql_names, pg_names
 
 
 def with_rowid(translation: Translation, column: str, kind: str) -> str | None:
     """``translation``'s SQL returning ``column`` last, or None where the inserted
     rows cannot be told apart (MariaDB upserts: an updated row is no insert)."""
     if kind == "postgres":
-        returned = '"' + column.replace('"', '""') + '"'
+        returned = pg_names.quote(column)
         if translation.upsert_update:  # an updated row is no insert: SQLite keeps lastrowid
             returned = f"CASE WHEN xmax = 0 THEN {returned} END"
         return f"{translation.sql}, {returned}"

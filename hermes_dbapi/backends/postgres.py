@@ -20,6 +20,7 @@ from psycopg.types.numeric import Int8BinaryDumper, Int8Dumper
 from psycopg.types.string import TextLoader
 
 from ..errors import postgres as pg_errors
+from ..translate import pg_names
 from ..url import Target
 from . import pg_copy, pg_direct, pg_float, pg_text
 from .base import Backend, RawCursor, unreachable
@@ -43,7 +44,7 @@ _T = TypeVar("_T")
 
 
 def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
+    return pg_names.quote(name)  # as the driver SQL writes every name (translate/pg_names.py)
 
 
 def _has_deferred(commands: Sequence[pg_direct.Carried]) -> bool:
@@ -636,6 +637,7 @@ class PostgresBackend(faults.PgFaults, Backend):
         """Move the identity sequence of ``table.column`` past ``value`` (None: the
         column's highest value), never back."""
         table_sql = _quote(table)
+        column = pg_names.fold(column)  # pg_get_serial_sequence takes the column's name as it is
         if value is None:
             top, params = f"(SELECT max({_quote(column)}) FROM {table_sql})", (table_sql, column)
         else:
@@ -657,6 +659,7 @@ class PostgresBackend(faults.PgFaults, Backend):
         gap.  Outside a transaction the DO block is its own.  Best effort."""
         table_sql = _quote(table)
         column_sql = _quote(column)
+        column = pg_names.fold(column)
         sequence = "pg_get_serial_sequence('" + table_sql.replace("'", "''") + "', '" + column.replace("'", "''") + "')"
         target = f"GREATEST(COALESCE((SELECT max({column_sql}) FROM {table_sql}), 0), {int(floor)})"
         # one round trip; the lock only when the sequence is past the target (a DO block: no parameters)

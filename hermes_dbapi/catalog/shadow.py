@@ -54,6 +54,11 @@ class Shadow:
         # Tables made before the column existed, or by CREATE TABLE … AS, lack it.
         self.rowid_probe: Callable[[str], bool | None] | None = None
         self._probed: dict[tuple[int, str], bool] = {}
+        # Asks the server how it spells the namespace's tables (catalog/server_names.py).
+        self.names_probe: Callable[[], dict[str, list[str]] | None] | None = None
+        self.columns_probe: Callable[[], dict[str, dict[str, list[str]]] | None] | None = None
+        self._spellings: tuple[int, dict[str, list[str]]] | None = None
+        self._column_spellings: tuple[int, dict[str, dict[str, list[str]]]] | None = None
         self._collations: dict[tuple[int, str], dict[str, str]] = {}
         self._kinds: dict[tuple[int, str], str | None] = {}
 
@@ -207,6 +212,31 @@ class Shadow:
                 self._probed.clear()
             found = self._probed[key] = answer
         return found
+
+    def server_spelling(self, table: str) -> str | None:
+        """The server's own spelling of ``table`` where it differs only in ASCII case and
+        is the only one; None when the server has no such table (or cannot say)."""
+        if self.names_probe is None:
+            return None
+        if self._spellings is None or self._spellings[0] != self.epoch:
+            found = self.names_probe()
+            if found is None:
+                return None  # cannot ask now: not kept
+            self._spellings = (self.epoch, found)
+        names = self._spellings[1].get(table.lower(), [])
+        return names[0] if len(names) == 1 else None
+
+    def server_columns(self, table: str) -> dict[str, list[str]] | None:
+        """PostgreSQL: the server's table ``table`` (its own spelling): lower-cased column
+        name -> the server's spellings; None when unknown."""
+        if self.columns_probe is None:
+            return None
+        if self._column_spellings is None or self._column_spellings[0] != self.epoch:
+            found = self.columns_probe()
+            if found is None:
+                return None
+            self._column_spellings = (self.epoch, found)
+        return self._column_spellings[1].get(table)
 
     def star_columns(self, table: str) -> list[tuple[str, bool, bool]]:
         with self.lock:

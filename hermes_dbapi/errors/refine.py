@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._stdlib import sqlite3
 from . import make
+from ..translate import pg_names
 from .checks import checks
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ def _by_position(conn: "Connection", table: str, constraint: str, listed: list) 
         try:
             names = [r[0] for r in backend.query(
                 "SELECT conname FROM pg_constraint WHERE conrelid = to_regclass(%s) AND contype = 'c' ORDER BY oid",
-                (f'"{table}"',),
+                (pg_names.quote(table),),
             )]
         except Exception:
             return None

@@ -19,6 +19,7 @@ from sqlglot.dialects.postgres import Postgres
 from sqlglot.dialects.sqlite import SQLite
 
 from .. import errors
+from . import pg_names
 from .params import marker_index
 
 _MARK = re.compile("\x00(\\w+)\x01")
@@ -45,9 +46,36 @@ class HermesSQLite(SQLite):
         return path
 
 
+# PostgreSQL's reserved key words that SQLite takes as plain names (``CREATE TABLE
+# user (key TEXT)``); a name SQLite reserves too comes quoted already.
+_PG_RESERVED = frozenset("""
+    all analyse analyze and any array as asc asymmetric authorization binary both case cast check
+    collate collation column concurrently constraint create cross current_catalog current_date
+    current_role current_schema current_time current_timestamp current_user default deferrable desc
+    distinct do else end except false fetch for foreign freeze from full grant group having ilike in
+    initially inner intersect into is isnull join lateral leading left like limit localtime
+    localtimestamp natural not notnull null offset on only or order outer overlaps placing primary
+    references returning right select session_user similar some symmetric system_user table
+    tablesample then to trailing true union unique user using variadic verbose when where window with
+""".split())
+
+
+# identifiers that name no table, column or alias: kept as written (COLLATE "C")
+_NOT_NAMES = (exp.Collate, exp.CollateColumnConstraint)
+
+
 class HermesPostgres(Postgres):
     class Generator(_ParamRecorder, Postgres.Generator):
-        pass
+        def identifier_sql(self, expression: exp.Identifier) -> str:
+            """Every name folded to ASCII lower case (``translate/pg_names.py``); a
+            PostgreSQL key word used as a name quoted."""
+            if not expression.meta.get(pg_names.EXACT) and not isinstance(expression.parent, _NOT_NAMES):
+                folded = pg_names.fold(expression.name)
+                if folded != expression.name:
+                    expression = exp.Identifier(this=folded, quoted=expression.quoted)
+                if not expression.quoted and folded in _PG_RESERVED:
+                    return '"' + folded + '"'
+            return super().identifier_sql(expression)
 
 
 class HermesMySQL(MySQL):
@@ -65,6 +93,9 @@ class HermesMySQL(MySQL):
 
 class HermesMariaDB(HermesMySQL):
     class Generator(HermesMySQL.Generator):
+        # MariaDB reserves these beyond MySQL's list (a name SQLite takes as plain)
+        RESERVED_KEYWORDS = HermesMySQL.Generator.RESERVED_KEYWORDS | {"offset", "returning", "sql_calc_found_rows"}
+
         def regexplike_sql(self, expression: exp.RegexpLike) -> str:
             """MariaDB has the REGEXP operator, not MySQL 8's REGEXP_LIKE()."""
             return self.binary(expression, "REGEXP")

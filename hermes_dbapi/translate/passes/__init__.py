@@ -25,6 +25,7 @@ from . import (
     ddl,
     filters,
     functions,
+    identifier_case,
     implicit_order,
     insert_defaults,
     json,
@@ -50,6 +51,8 @@ Pass = Callable[[exp.Expression, Context], exp.Expression]
 
 _COMMON: list[Pass] = [
     schema_names.own_schema,  # first: the other passes look tables up by their bare names
+    identifier_case.table_names,
+    identifier_case.column_names,  # after table_names: it reads the server's table names
     ddl.declared_collations,
     ddl.create_table,
     ddl.create_index,

@@ -23,3 +23,14 @@ def bottom_up(tree: exp.Expression, fn: Callable[[exp.Expression], exp.Expressio
         else:
             parent.set(key, new, index)
     return tree
+
+
+def reached(node: exp.Expression, top: exp.Expression, stops: tuple[type, ...]) -> bool:
+    """Whether walking up from ``node`` reaches ``top`` without passing a node of the
+    ``stops`` types (an aggregate, a nested query...): what evaluates ``node``."""
+    parent = node.parent
+    while parent is not None and parent is not top:
+        if isinstance(parent, stops):
+            return False
+        parent = parent.parent
+    return parent is top

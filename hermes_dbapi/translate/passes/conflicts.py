@@ -37,6 +37,7 @@ from sqlglot import exp
 from ... import errors
 from ..context import HIDDEN_ROWID, Context
 from . import ignore_rows, mysql_ids, replace_rows
+from ._build import qualifier
 
 SKIPPED = "@hermes_skipped"  # the backend reads and resets it after the statement
 _WHEN = "@hermes_when"  # an upsert's DO UPDATE … WHERE, evaluated once per row (MySQL)
@@ -268,9 +269,9 @@ def refuse_order_dependent(assignments: list[exp.Expression], ctx: Context, what
 def _qualify(conflict: exp.OnConflict, insert: exp.Insert) -> None:
     """PG reads a bare ``c`` in DO UPDATE as ambiguous (target or EXCLUDED); SQLite means the target row."""
     target = insert.this.this if isinstance(insert.this, exp.Schema) else insert.this
-    name = target.alias_or_name if isinstance(target, exp.Table) else ""
-    if not name:
+    if not isinstance(target, exp.Table) or not target.alias_or_name:
         return
+    name = qualifier(target)
     values = [eq.expression for eq in conflict.expressions]
     where = conflict.args.get("where")
     if where is not None:
@@ -278,7 +279,7 @@ def _qualify(conflict: exp.OnConflict, insert: exp.Insert) -> None:
     for value in values:
         for column in list(value.find_all(exp.Column)):
             if not column.table and not isinstance(column.this, exp.Star):
-                column.set("table", exp.to_identifier(name))
+                column.set("table", name.copy())
 
 
 def _mysql_values(node: exp.Expression, table: str) -> exp.Expression:

@@ -30,6 +30,7 @@ from typing import Any
 from sqlglot import exp
 
 from ..context import Context
+from ._build import qualifier
 from .column_names import has_star, projection
 
 _ROWID_SCAN = re.compile(r"^(SCAN|SEARCH) \S+(?: AS \S+)?(?: USING INTEGER PRIMARY KEY \((.*)\))?$")
@@ -95,9 +96,9 @@ def _scan_order(select: exp.Select, ctx: Context) -> list[exp.Ordered] | None:
     keys = _scan_keys(select, table.name, ctx)
     if keys is None:
         return None
-    qualifier = table.alias_or_name
-    order = [_ordered(exp.column(name, table=qualifier, quoted=True), desc) for name, desc in keys]
-    last = exp.column(rowid, table=qualifier, quoted=True) if rowid else exp.column("_rowid_", table=qualifier)
+    order = [_ordered(exp.column(name, table=qualifier(table), quoted=True), desc) for name, desc in keys]
+    last = (exp.column(rowid, table=qualifier(table), quoted=True) if rowid
+            else exp.column("_rowid_", table=qualifier(table)))
     # the rowid is never NULL: the server's own NULL order keeps its index usable
     order.append(exp.Ordered(this=last, desc=False, nulls_first=ctx.is_mysql))
     return order

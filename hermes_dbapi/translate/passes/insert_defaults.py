@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from .. import pg_names
 from ..context import Context
 from ..params import MARKER
 from . import ignore_rows
@@ -73,6 +74,6 @@ def or_next_id(param: exp.Expression, table: str, column: str) -> exp.Expression
     """``COALESCE(param, nextval(pg_get_serial_sequence('"table"', 'column')))``,
     the names quoted as Connection._rewind_identity's upkeep quotes them."""
     sequence = exp.Anonymous(this="pg_get_serial_sequence", expressions=[
-        exp.Literal.string('"' + table.replace('"', '""') + '"'), exp.Literal.string(column)])
+        exp.Literal.string(pg_names.quote(table)), exp.Literal.string(pg_names.fold(column))])
     next_id = exp.Anonymous(this="nextval", expressions=[sequence])  # text to regclass: an implicit cast
     return exp.Coalesce(this=param, expressions=[next_id])

@@ -19,6 +19,8 @@ from sqlglot import exp
 
 from ... import errors
 from ..context import Context
+from ._build import qualifier
+from ._walk import reached
 from .column_names import own_name
 
 _PICK = "hdb_pick"
@@ -33,12 +35,7 @@ def extreme_rows(tree: exp.Expression, ctx: Context) -> exp.Expression:
 
 def _own(node: exp.Expression, select: exp.Select) -> bool:
     """Whether ``node`` is evaluated by ``select`` itself (not a nested query or a window)."""
-    parent = node.parent
-    while parent is not None and parent is not select:
-        if isinstance(parent, (exp.Select, exp.Window, exp.Subquery)):
-            return False
-        parent = parent.parent
-    return parent is select
+    return reached(node, select, (exp.Select, exp.Window, exp.Subquery))
 
 
 def _parts(select: exp.Select) -> list[exp.Expression]:
@@ -50,12 +47,7 @@ def _aggregates(select: exp.Select) -> list[exp.AggFunc]:
 
 
 def _in_aggregate(column: exp.Column, select: exp.Select) -> bool:
-    parent = column.parent
-    while parent is not None and parent is not select:
-        if isinstance(parent, (exp.AggFunc, exp.Filter)):  # FILTER (WHERE ...) belongs to its aggregate
-            return True
-        parent = parent.parent
-    return False
+    return not reached(column, select, (exp.AggFunc, exp.Filter))  # FILTER (WHERE ...) belongs to its aggregate
 
 
 def _rewrite(select: exp.Select, ctx: Context) -> None:
@@ -81,7 +73,7 @@ def _rewrite(select: exp.Select, ctx: Context) -> None:
     if ctx.schema.relation_kind(table.name) != "table":
         raise errors.not_supported("a bare column next to min()/max() of a view or WITHOUT ROWID table", ctx.dialect)
     ctx.schema_dependent = True
-    outer = table.alias_or_name
+    outer = qualifier(table)
     for position, item in enumerate(list(select.expressions)):
         if any(c is b for c in item.find_all(exp.Column) for b in bare) and not isinstance(item, exp.Alias):
             item.replace(exp.alias_(item.copy(), exp.to_identifier(own_name(item, position), quoted=True)))
@@ -128,17 +120,17 @@ def _grouped_by_key(column: exp.Column, keys: list[exp.Expression], select: exp.
     return any(isinstance(k, exp.Column) and k.table.lower() == owner and k.name.lower() in names for k in keys)
 
 
-def _inner(node: exp.Expression, outer: str) -> exp.Expression:
+def _inner(node: exp.Expression, outer: exp.Identifier) -> exp.Expression:
     """A copy of ``node`` reading the sub-SELECT's own row: columns named by the
     outer table's name read ``hdb_pick`` (unqualified ones already resolve there)."""
     copy = node.copy()
     for column in copy.find_all(exp.Column):
-        if column.table.lower() == outer.lower():
+        if column.table.lower() == outer.name.lower():
             column.set("table", exp.to_identifier(_PICK))
     return copy
 
 
-def _pick(column: exp.Column, table: exp.Table, outer: str, keys: list[exp.Expression], extreme: exp.Expression,
+def _pick(column: exp.Column, table: exp.Table, outer: exp.Identifier, keys: list[exp.Expression], extreme: exp.Expression,
           select: exp.Select) -> exp.Expression:
     """``column`` of the row SQLite's min()/max() stops at, in the group being output."""
     arg = _inner(extreme.this, outer)
@@ -162,10 +154,10 @@ def _pick(column: exp.Column, table: exp.Table, outer: str, keys: list[exp.Expre
     return exp.Subquery(this=query)
 
 
-def _outer(key: exp.Expression, outer: str) -> exp.Expression:
+def _outer(key: exp.Expression, outer: exp.Identifier) -> exp.Expression:
     """The group's key as the outer query reads it (qualified: the sub-SELECT has its own)."""
     copy = key.copy()
     for column in ([copy] if isinstance(copy, exp.Column) else copy.find_all(exp.Column)):
         if not column.table:
-            column.set("table", exp.to_identifier(outer))
+            column.set("table", outer.copy())
     return copy

@@ -26,7 +26,8 @@ from sqlglot import exp
 
 from ... import errors
 from ..context import Context
-from ._build import rtrim
+from ._build import qualifier, rtrim
+from ._walk import reached
 from .arithmetic import column_table
 
 
@@ -60,14 +61,14 @@ def order_by_source_columns(tree: exp.Expression, ctx: Context) -> exp.Expressio
                 or not isinstance(source.this.this, exp.Identifier):  # a table-valued function (json_each)
             continue
         aliases = {item.alias.lower() for item in select.expressions if isinstance(item, exp.Alias)}
-        qualifier = source.this.alias_or_name
+        named = qualifier(source.this)
         known = {name.lower() for name, _declared, _keyed in ctx.schema.columns(source.this.name)}
         for key in order.expressions:
             column = key.this if isinstance(key, exp.Ordered) else key
             if (isinstance(column, exp.Column) and not column.table and column.name.lower() not in aliases
                     and (not known or column.name.lower() in known)):  # an unknown name keeps SQLite's "no such column: x"
                 ctx.schema_dependent = True
-                column.set("table", exp.to_identifier(qualifier))
+                column.set("table", named.copy())
     return tree
 
 
@@ -115,10 +116,9 @@ def qualified_star(tree: exp.Expression, ctx: Context) -> exp.Expression:
         if source is None or select.args.get("joins"):
             continue
         table = source.this
-        name = table.alias_or_name
         for item in items:
             if isinstance(item, exp.Star):
-                item.replace(exp.Column(this=exp.Star(), table=exp.to_identifier(name)))
+                item.replace(exp.Column(this=exp.Star(), table=qualifier(table)))
     return tree
 
 
@@ -254,12 +254,7 @@ def partial_index(tree: exp.Expression, ctx: Context) -> exp.Expression:
 
 def _bare(column: exp.Column, select: exp.Select) -> bool:
     """True if ``column`` is evaluated per row of ``select`` outside any aggregate."""
-    node = column.parent
-    while node is not None and node is not select:
-        if isinstance(node, (exp.AggFunc, exp.Select, exp.Window)):
-            return False
-        node = node.parent
-    return node is select
+    return reached(column, select, (exp.AggFunc, exp.Select, exp.Window))
 
 
 def bare_columns(tree: exp.Expression, ctx: Context) -> exp.Expression:
