@@ -6,12 +6,17 @@ function installed in every namespace (:mod:`..helpers`), a port of SQLite's
 date.c, so results are SQLite's text exactly.  Arguments are passed as text
 (SQLite also reads a numeric string as a julian day number); PG receives the
 modifiers as ``text[]``, MariaDB as one CHAR(31)-joined string plus a count.
+
+In CREATE TABLE only column DEFAULTs are rewritten (``DEFAULT (datetime('now'))``);
+MariaDB refuses a stored function there, so its DEFAULT gets the built-in
+equivalent of the current time's forms and NotSupportedError for the others.
 """
 
 from __future__ import annotations
 
 from sqlglot import exp
 
+from ... import errors
 from ..context import Context
 from ._walk import bottom_up
 
@@ -90,5 +95,62 @@ def _rewrite(node: exp.Expression, ctx: Context) -> exp.Expression:
 
 def sqlite_datetime(tree: exp.Expression, ctx: Context) -> exp.Expression:
     if isinstance(tree, exp.Create):
+        for default in list(tree.find_all(exp.DefaultColumnConstraint)):
+            rewrite = (lambda n: _my_default(n, ctx)) if ctx.is_mysql else (lambda n: _rewrite(n, ctx))
+            dated = any(_sqlite_call(n) is not None for n in default.this.walk())
+            value = bottom_up(default.this, rewrite)
+            column = default.find_ancestor(exp.ColumnDef)
+            kind = column.args.get("kind") if column is not None else None
+            if (not ctx.is_mysql and dated and isinstance(kind, exp.DataType)
+                    and not kind.is_type(*exp.DataType.TEXT_TYPES)):
+                value = exp.Cast(this=value, to=kind.copy())  # the helper's text, stored as the column's type
+            default.set("this", value)
         return tree
     return bottom_up(tree, lambda n: _rewrite(n, ctx))
+
+
+# strftime() conversions MariaDB's DATE_FORMAT spells otherwise (the rest: NotSupportedError)
+_MY_FORMAT = {"%Y": "%Y", "%m": "%m", "%d": "%d", "%H": "%H", "%M": "%i", "%S": "%s", "%%": "%%", "%j": "%j"}
+
+
+def _sqlite_call(node: exp.Expression) -> tuple[str, list[exp.Expression]] | None:
+    """(name, arguments) of a SQLite date/time function call, whatever sqlglot made of it."""
+    if isinstance(node, exp.Anonymous) and str(node.this).lower() in (*_FORMATS, "julianday", "unixepoch", "strftime"):
+        return str(node.this).lower(), list(node.expressions)
+    if isinstance(node, exp.Date):
+        return "date", [node.this, *node.expressions] if node.this is not None else list(node.expressions)
+    if isinstance(node, exp.TimeToStr) and isinstance(node.this, exp.TsOrDsToTimestamp):
+        return "strftime", [node.args["format"], node.this.this]
+    return None
+
+
+def _my_default(node: exp.Expression, ctx: Context) -> exp.Expression:
+    """A DEFAULT's date function on MariaDB: the current time's forms as built-ins."""
+    call = _sqlite_call(node)
+    if call is None:
+        return node
+    name, args = call
+    fmt = None
+    if name == "strftime" and args and isinstance(args[0], exp.Literal):
+        fmt, args = args[0].this, args[1:]
+    now = all(isinstance(a, exp.Literal) and a.is_string and a.this.lower() == "now" for a in args) and len(args) <= 1
+    if now and (name == "unixepoch" or fmt == "%s"):
+        return exp.Anonymous(this="UNIX_TIMESTAMP")
+    if now and name == "julianday":  # the unix epoch is julian day 2440587.5
+        seconds = exp.Anonymous(this="UNIX_TIMESTAMP", expressions=[
+            exp.Anonymous(this="UTC_TIMESTAMP", expressions=[exp.Literal.number(3)])])
+        days = exp.Div(this=seconds, expression=exp.Literal.number("86400.0"))
+        return exp.paren(exp.Add(this=days, expression=exp.Literal.number("2440587.5")), copy=False)
+    pattern = {"date": "%Y-%m-%d", "time": "%H:%M:%S", "datetime": "%Y-%m-%d %H:%M:%S"}.get(name, fmt)
+    if now and pattern is not None:
+        out, at = [], 0
+        while at < len(pattern):
+            piece = pattern[at:at + 2] if pattern[at] == "%" else pattern[at]
+            if piece.startswith("%") and piece not in _MY_FORMAT:
+                break
+            out.append(_MY_FORMAT.get(piece, piece))
+            at += len(piece)
+        else:
+            utc = exp.Anonymous(this="UTC_TIMESTAMP")
+            return exp.Anonymous(this="DATE_FORMAT", expressions=[utc, exp.Literal.string("".join(out))])
+    raise errors.not_supported(f"{name}() in a column DEFAULT other than of the current time", ctx.dialect)
