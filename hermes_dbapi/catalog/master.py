@@ -18,7 +18,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from ..translate.params import scan
-from . import refresh
+from . import refresh, sequence
 from .pragmas import shadow_rows
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 _BARE = ("table_list", "database_list", "compile_options", "collation_list", "function_list", "module_list",
          "pragma_list")  # table-valued pragmas SQLite also reads without parentheses
-MENTION = re.compile(r"sqlite_(?:temp_)?(?:master|schema)|pragma_\w+\s*\(|\bpragma_(?:" + "|".join(_BARE) + r")\b",
+MENTION = re.compile(r"sqlite_(?:temp_)?(?:master|schema)|sqlite_sequence|pragma_\w+\s*\(|\bpragma_(?:" + "|".join(_BARE) + r")\b",
                      re.I)
 _MAIN = {"sqlite_master", "sqlite_schema"}
 _TEMP = {"sqlite_temp_master", "sqlite_temp_schema"}
@@ -44,11 +44,21 @@ def handle(conn: "Connection", cursor: "Cursor", sql: str, keyword: str, paramet
         return False
     tree = trees[0]
     catalog, functions, others = _references(tree)
-    if not catalog and not functions:
+    counters = [t for t in others if t.name.lower() == sequence.NAME and t.db.lower() in ("", "main")]
+    if counters:
+        if not isinstance(tree, exp.Query):
+            sequence.refuse_write(conn)
+        table = (sequence.COLUMNS, sequence.rows(conn))
+        for node in counters:
+            _replace(node, table, node.alias or node.name)
+        others = [t for t in others if not any(t is c for c in counters)]
+    if not catalog and not functions and not counters:
         return False
     refresh.shadow(conn)
     if not others and isinstance(tree, exp.Query):
-        names, rows = shadow_rows(conn, sql, parameters)
+        names, rows = shadow_rows(conn, tree.sql(dialect="sqlite") if counters else sql, parameters)
+        if counters:  # the columns named as SQLite names the statement as written
+            names = conn._shadow.result_names(sql, *_scanned(sql)) or names
         cursor._raw_cursor().load(names, rows)
         cursor._set_result(names, -1, conn._last_rowid)
         return True
@@ -62,6 +72,11 @@ def handle(conn: "Connection", cursor: "Cursor", sql: str, keyword: str, paramet
         _replace(node, found, node.alias or node.this.name)
     _run_on_server(conn, cursor, sql, tree.sql(dialect="sqlite"), keyword, parameters)
     return True
+
+
+def _scanned(sql: str) -> tuple[int, tuple[str | None, ...]]:
+    found = scan(sql)
+    return found.count, found.names
 
 
 def _references(tree: exp.Expression) -> tuple[list[exp.Table], list[exp.Table], list[exp.Table]]:
