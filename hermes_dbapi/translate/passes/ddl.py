@@ -204,7 +204,7 @@ def drop_temporary(tree: exp.Expression, ctx: Context) -> exp.Expression:
     if not (isinstance(tree, exp.Drop) and tree.kind == "TABLE") or not ctx.is_mysql:
         return tree
     ctx.schema_dependent = True
-    table = tree.this
-    if isinstance(table, exp.Table) and ctx.schema.is_temp(table.name):
+    tables = tree.args.get("tables") or [tree.this]  # this sqlglot lists a DROP's tables
+    if tables and all(isinstance(t, exp.Table) and ctx.schema.is_temp(t.name) for t in tables):
         tree.set("temporary", True)
     return tree

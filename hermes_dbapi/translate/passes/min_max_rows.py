@@ -57,9 +57,9 @@ def _rewrite(select: exp.Select, ctx: Context) -> None:
         return
     group = select.args.get("group")
     keys = list(group.expressions) if group is not None else []
-    key_names = {k.name.lower() for k in keys if isinstance(k, exp.Column)}
+    grouped = _grouped(select, keys)
     named = _output_names(select)
-    bare = _bare(select, key_names, named)
+    bare = _bare(select, grouped, named)
     if not bare:
         return
     table = _single_table(select)
@@ -78,17 +78,46 @@ def _rewrite(select: exp.Select, ctx: Context) -> None:
         if any(c is b for c in item.find_all(exp.Column) for b in bare) and not isinstance(item, exp.Alias):
             item.replace(exp.alias_(item.copy(), exp.to_identifier(own_name(item, position), quoted=True)))
     extreme = next(a for a in _aggregates(select) if isinstance(a, (exp.Min, exp.Max)) and not a.expressions)
-    for column in _bare(select, key_names, named):  # the columns again: aliasing copied the items
+    for column in _bare(select, grouped, named):  # the columns again: aliasing copied the items
         column.replace(_pick(column, table, outer, keys, extreme, select))
 
 
-def _bare(select: exp.Select, key_names: set[str], named: set[str]) -> list[exp.Column]:
-    """The columns ``select`` reads per row outside any aggregate, other than its group's
-    keys and a name of a result column (``HAVING m > 2``, ``ORDER BY m``)."""
+def _grouped(select: exp.Select, keys: list[exp.Expression]) -> set[str]:
+    """The group's expressions as SQLite text (``GROUP BY 1`` and ``GROUP BY alias``: the
+    result column's expression)."""
+    items = select.expressions
+    aliased = {e.alias.lower(): e.this for e in items if isinstance(e, exp.Alias)}
+    out = set()
+    for key in keys:
+        if isinstance(key, exp.Literal) and key.is_int and 0 < int(key.this) <= len(items):
+            item = items[int(key.this) - 1]
+            key = item.this if isinstance(item, exp.Alias) else item
+        elif isinstance(key, exp.Column) and not key.table and key.name.lower() in aliased:
+            out.add(key.sql(dialect="sqlite"))  # a source column of that name, read first, is grouped too
+            key = aliased[key.name.lower()]
+        out.add(key.sql(dialect="sqlite"))
+        if isinstance(key, exp.Column):  # x.g groups a bare g too (and g an x.g)
+            out.add(key.name.lower())
+    return out
+
+
+def _bare(select: exp.Select, grouped: set[str], named: set[str]) -> list[exp.Column]:
+    """The columns ``select`` reads per row outside any aggregate and any grouped
+    expression, other than a name of a result column (``HAVING m > 2``, ``ORDER BY m``)."""
     return [c for part in _parts(select) for c in part.find_all(exp.Column)
             if _own(c, select) and not _in_aggregate(c, select) and not isinstance(c.this, exp.Star)
-            and not (not c.table and c.name.lower() in named)
-            and c.name.lower() not in key_names]
+            and not (not c.table and c.name.lower() in named) and not _inside(c, select, grouped)]
+
+
+def _inside(column: exp.Column, select: exp.Select, grouped: set[str]) -> bool:
+    if column.name.lower() in grouped:
+        return True
+    node: exp.Expression | None = column
+    while node is not None and node is not select:
+        if node.sql(dialect="sqlite") in grouped:
+            return True
+        node = node.parent
+    return False
 
 
 def _output_names(select: exp.Select) -> set[str]:
