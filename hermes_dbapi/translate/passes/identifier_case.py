@@ -1,10 +1,13 @@
-"""Table names in another ASCII case than the server's: SQLite finds them.
+"""Names in another ASCII case than the server's: SQLite finds them.
 
 ``CREATE TABLE Users`` then ``SELECT * FROM users`` works in SQLite; MariaDB's
-table names are case-sensitive and PostgreSQL's are when quoted, so the server
-says there is no such table.  A reference the server would not find is
-written with the server's own spelling (``catalog/server_names.py``); a name
-already spelled as the server has it, or one it does not have, stays.
+table names (and aliases) are case-sensitive, so the server says there is no
+such table.  A table reference the server would not find is written with the
+server's own spelling (``catalog/server_names.py``), and a column's qualifier
+with its table's or alias's; a name already spelled as the server has it, or
+one it does not have, stays.  PostgreSQL's driver SQL folds every name
+(``translate/pg_names.py``), so there this only reaches tables and columns an
+earlier version made quoted in another case.
 """
 
 from __future__ import annotations
