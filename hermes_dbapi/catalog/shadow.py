@@ -215,9 +215,19 @@ class Shadow:
 
     def server_spelling(self, table: str) -> str | None:
         """The server's own spelling of ``table`` where it differs only in ASCII case and
-        is the only one; None when the server has no such table (or cannot say)."""
+        is the only one; None when the server has no such table (or cannot say).
+        A name SQLite's catalog spells in lower case is the server's spelling too (the
+        driver SQL folds on PostgreSQL; MariaDB keeps the catalog's): the server is asked
+        only for one with an upper-case letter, once per schema epoch."""
         if self.names_probe is None:
             return None
+        with self.lock:
+            row = self.db.execute(
+                "SELECT name FROM pragma_table_list WHERE name = ? COLLATE NOCASE AND schema IN ('temp', 'main') "
+                "ORDER BY schema = 'main'", (table,)
+            ).fetchone()
+        if row is not None and not any(c.isupper() for c in row[0] if c.isascii()):
+            return str(row[0])
         if self._spellings is None or self._spellings[0] != self.epoch:
             found = self.names_probe()
             if found is None:
@@ -228,8 +238,11 @@ class Shadow:
 
     def server_columns(self, table: str) -> dict[str, list[str]] | None:
         """PostgreSQL: the server's table ``table`` (its own spelling): lower-cased column
-        name -> the server's spellings; None when unknown."""
+        name -> the server's spellings; None when unknown, or when SQLite's catalog spells
+        every column of the table in lower case (the server then does too: not asked)."""
         if self.columns_probe is None:
+            return None
+        if not any(c.isupper() for name, _type, _keyed in self.columns(table) for c in name if c.isascii()):
             return None
         if self._column_spellings is None or self._column_spellings[0] != self.epoch:
             found = self.columns_probe()
