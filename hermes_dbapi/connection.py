@@ -536,6 +536,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         if translation.conflict and (not translation.rows or (raw.inserted or 0) < translation.rows):
             self._rewind_identity(translation)  # skipped rows (OR IGNORE, upserts) neither
         raw.json_typed = translation.json_typed  # JSON1 values to decode (translate/passes/json.py)
+        raw.tagged = translation.tagged  # values tagged with their storage class (passes/mixed_types.py)
         names = None
         if raw.names is not None:
             names = self._result_names(sql, translation, raw.names)

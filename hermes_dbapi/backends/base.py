@@ -15,6 +15,9 @@ from typing import Any, Iterable, Sequence
 from .._stdlib import sqlite3
 from ..url import Target
 
+# a class-tagged value's letter → its Python type (translate/passes/mixed_types.py)
+_UNTAG = {"i": int, "r": float, "t": str}
+
 
 class RawCursor(ABC):
     """What a backend hands the API layer: rows in sqlite3's Python types.
@@ -35,15 +38,21 @@ class RawCursor(ABC):
         self._buffered: list[tuple] | None = None
         self._check: Any = None  # buffered rows: raises, before the row is consumed, as sqlite3 would
         self.json_typed: tuple[int, ...] = ()  # columns to decode (translate/passes/json.py), set by the caller
+        self.tagged: tuple[int, ...] = ()  # columns of class-tagged values (translate/passes/mixed_types.py)
 
     def _typed(self, row: tuple | None) -> tuple | None:
-        """Result columns carrying a JSON1 SQL value as JSON text: back to int/float/str."""
-        if row is None or not self.json_typed:
+        """Result columns carrying a JSON1 SQL value as JSON text, or a value tagged
+        with its storage class: back to int/float/str."""
+        if row is None:
             return row
         values = list(row)
         for index in self.json_typed:
             if index < len(values) and type(values[index]) is str:
                 values[index] = json.loads(values[index])
+        for index in self.tagged:
+            value = values[index] if index < len(values) else None
+            if type(value) is str and value:
+                values[index] = _UNTAG[value[0]](value[1:])
         return tuple(values)
 
     def load(self, names: tuple[str, ...] | None, rows: list[tuple], check: Any = None) -> None:
@@ -68,7 +77,7 @@ class RawCursor(ABC):
             for _ in range(count):
                 self._check(buffered[-1])
                 out.append(buffered.pop())
-        return [self._typed(row) for row in out] if self.json_typed else out  # type: ignore[misc]
+        return [self._typed(row) for row in out] if self.json_typed or self.tagged else out  # type: ignore[misc]
 
     def fetchone(self) -> tuple | None:
         if self.names is None:
@@ -76,14 +85,14 @@ class RawCursor(ABC):
         if self._buffered is not None:
             got = self._take(1)
             return got[0] if got else None
-        return self._typed(self._fetchone()) if self.json_typed else self._fetchone()
+        return self._typed(self._fetchone()) if self.json_typed or self.tagged else self._fetchone()
 
     def fetchmany(self, size: int) -> list[tuple]:
         if self.names is None:
             return []
         if self._buffered is not None:
             return self._take(size)
-        if self.json_typed:
+        if self.json_typed or self.tagged:
             return [self._typed(row) for row in self._fetchmany(size)]  # type: ignore[misc]
         return self._fetchmany(size)
 
@@ -91,11 +100,11 @@ class RawCursor(ABC):
         if self.names is None:
             return []
         if self._buffered is not None:
-            if self._check is not None or self.json_typed:
+            if self._check is not None or self.json_typed or self.tagged:
                 return self._take(len(self._buffered))
             rows, self._buffered = self._buffered[::-1], []
             return rows
-        if self.json_typed:
+        if self.json_typed or self.tagged:
             return [self._typed(row) for row in self._fetchall()]  # type: ignore[misc]
         return self._fetchall()
 

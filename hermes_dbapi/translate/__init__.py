@@ -41,6 +41,7 @@ class Translation:
     clamps: tuple[tuple[int, str], ...] = ()  # (driver position, "limit"|"offset"): see passes/limits.py
     session: tuple[tuple[int, str], ...] = ()  # (driver position, "changes"|...): see passes/functions.py
     json_typed: tuple[int, ...] = ()  # result columns holding JSON-encoded SQL values: see passes/json.py
+    tagged: tuple[int, ...] = ()  # result columns holding class-tagged values: see passes/mixed_types.py
     after: tuple[str, ...] = ()  # driver statements to run right after this DDL: see passes/ddl.py
     upsert_update: bool = False  # PostgreSQL ON CONFLICT DO UPDATE of an SQLite upsert: see passes/conflicts.py
     listed: tuple[str, ...] | None = None  # INSERT: its column list (None: every column)
@@ -150,6 +151,7 @@ def _translate(sql: str, ctx: Context) -> Translation:
         clamps=_clamps(marks, ctx.facts.get("clamps")),
         session=tuple((position, mark) for position, mark in enumerate(marks) if isinstance(mark, str)),
         json_typed=ctx.facts.get("json_typed", ()),  # type: ignore[arg-type]
+        tagged=ctx.facts.get("tagged", ()),  # type: ignore[arg-type]
         upsert_update=bool(ctx.facts.get("upsert_update")),
         rowid_coalesced=bool(ctx.facts.get("rowid_coalesced")),
         after=after,

@@ -46,6 +46,7 @@ def run(conn: "Connection", text: str, values: Sequence[Any]) -> tuple[tuple[str
     raw = backend.cursor()
     try:
         backend.execute(raw, tr.sql, driver_params(tr, values), table=tr.table)
+        raw.json_typed, raw.tagged = tr.json_typed, tr.tagged  # values typed per row, as the connection decodes them
         return raw.names, raw.fetchall() if raw.names is not None else []
     finally:
         raw.close()

@@ -31,6 +31,7 @@ from . import (
     json,
     limits,
     min_max_rows,
+    mixed_types,
     mysql_dml,
     mysql_ids,
     numeric_cast,
@@ -79,6 +80,7 @@ _SQL: list[Pass] = [
     subqueries.first_row,
     queries.derived_aliases,
     column_names.sqlite_column_names,
+    mixed_types.tagged_results,  # before the passes that rewrite literals and casts: it reads SQLite's types
     queries.order_by_source_columns,
     queries.qualified_star,
     queries.strip_index_hints,
