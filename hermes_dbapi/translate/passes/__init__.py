@@ -46,6 +46,7 @@ from . import (
     stars,
     strings,
     subqueries,
+    text_operands,
 )
 
 Pass = Callable[[exp.Expression, Context], exp.Expression]
@@ -66,6 +67,7 @@ _SQL: list[Pass] = [
     functions.planner_hints,  # first: likely(x) is x to every pass after it
     min_max_rows.extreme_rows,  # before the passes that read the sub-SELECTs it makes (rowid, ORDER BY)
     numeric_cast.mark_numeric_casts,  # before any pass makes casts of its own
+    text_operands.text_literal_operands,  # before the passes that read a literal's type
     row_assignments.row_assignments,  # before the passes that read a SET list column by column
     filters.aggregate_filters,  # before the passes that read aggregates (bare columns, group_concat)
     select_aliases.alias_references,  # before the passes that rewrite the aliased expressions

@@ -1,0 +1,53 @@
+"""A string literal in arithmetic is the number SQLite reads from it: ``'3' * 2`` is 6.
+
+SQLite converts a text operand of ``+ - * / %`` (and unary minus) to the number
+its longest numeric prefix spells: ``'3'`` is the integer 3, ``'2.5'`` and
+``'1e3'`` are REALs, ``'12abc'`` is 12 and ``'abc'`` 0.  PostgreSQL refuses
+``'abc' + 1`` ("datatype mismatch") and MariaDB computes in DOUBLE (``'3' * 2``
+is 6.0, ``'10' / '4'`` 2.5).  A literal's number is known when the statement is
+translated, so it is written as that number literal (SQLite itself computes it,
+so every corner of its reading is its own) and the other passes treat it as any
+number.  Text that only a row holds (a TEXT column) is left as it is.
+"""
+
+from __future__ import annotations
+
+import math
+
+from sqlglot import exp
+
+from ..._stdlib import sqlite3
+from ..context import Context
+
+_ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod)
+
+
+def _number_of(text: str) -> exp.Expression | None:
+    """The number literal SQLite reads from ``text`` in arithmetic; None if not finite."""
+    with sqlite3.connect(":memory:") as conn:
+        value = conn.execute("SELECT ? + 0", (text,)).fetchone()[0]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    literal = exp.Literal.number(repr(abs(value)))
+    return exp.Neg(this=literal) if value < 0 or (value == 0 and math.copysign(1, value) < 0) else literal
+
+
+def _operands(node: exp.Expression) -> list[exp.Expression]:
+    if isinstance(node, _ARITHMETIC):
+        return [node.this, node.expression]
+    if isinstance(node, exp.Neg):
+        return [node.this]
+    return []
+
+
+def text_literal_operands(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    for node in list(tree.find_all(*_ARITHMETIC, exp.Neg)):
+        for operand in _operands(node):
+            inner = operand
+            while isinstance(inner, exp.Paren):
+                inner = inner.this
+            if isinstance(inner, exp.Literal) and inner.is_string:
+                number = _number_of(inner.this)
+                if number is not None:
+                    inner.replace(number)
+    return tree
