@@ -69,6 +69,8 @@ G_RANKS = "SELECT rowid, bm25(g) FROM g WHERE g MATCH 'a' ORDER BY rowid"
     ["INSERT OR REPLACE INTO g(rowid, body) VALUES (2, 'a a a a')", G_RANKS],
     ["DELETE FROM g WHERE rowid = 3", G_RANKS, "INSERT INTO g(g) VALUES ('integrity-check')"],
     ["DELETE FROM g", G_RANKS, "INSERT INTO g(body) VALUES ('a')", G_RANKS],
-], ids=["replace", "delete", "delete_everything"])
+    ["INSERT INTO g(body) VALUES ('p'), ('q')", "SELECT changes()", "DELETE FROM g WHERE rowid < 3",
+     "SELECT changes()", "UPDATE g SET body = 'z' WHERE rowid = 99", "SELECT changes()"],
+], ids=["replace", "delete", "delete_everything", "changes_counts_the_rows_written"])
 def test_counts_of_a_table_keeping_its_content(diff, steps):
     diff.steps(steps, setup=CONTENTFUL)

@@ -243,6 +243,11 @@ SCENARIOS: dict[str, tuple[list, list]] = {
          "CREATE TRIGGER vd INSTEAD OF DELETE ON v BEGIN INSERT INTO log(msg) VALUES ('vd'); END"],
         ["INSERT INTO v VALUES (1, 2)", "UPDATE v SET a = 1", "DELETE FROM v", LOGS],
     ),
+    "changes_counts_the_statement_not_its_triggers": (
+        trig("CREATE TRIGGER au AFTER UPDATE ON t BEGIN INSERT INTO log(msg) VALUES ('a'), ('b'), ('c'); END"),
+        ["INSERT INTO t(a) VALUES (1), (2), (3)", "UPDATE t SET a = a + 1 WHERE id < 3", "SELECT changes()",
+         "DELETE FROM t WHERE id = 3", "SELECT changes()", "UPDATE t SET a = 0 WHERE id = 99", "SELECT changes()"],
+    ),
     "create_trigger_errors": (
         BASE,
         ["CREATE TRIGGER x AFTER INSERT ON nosuch BEGIN SELECT 1; END",

@@ -49,6 +49,10 @@ CASES = {
         "UPDATE OR ROLLBACK t SET k = 30 WHERE id < 4",
         T,
     ],
+    "changes_counts_the_rows_changed": ["UPDATE OR IGNORE t SET k = 10", "SELECT changes()",
+                                        "UPDATE OR REPLACE t SET k = 10 WHERE id = 4", "SELECT changes()"],
+    "changes_after_no_row_changed": ["INSERT INTO t VALUES (5, 50, 'e', 5)", "UPDATE OR IGNORE t SET k = 10 WHERE id = 5",
+                                     "SELECT changes()"],
     "uncorrelated_subquery_is_evaluated_once": ["UPDATE OR IGNORE t SET k = (SELECT max(k) FROM t) + 1", T],
     "replace_with_an_uncorrelated_subquery": ["UPDATE OR REPLACE t SET k = (SELECT min(k) FROM t)", T],
     "correlated_subquery_sees_the_rows_before": [

@@ -253,6 +253,7 @@ class FtsBridge:
         if last is not None:
             conn._last_rowid = last
         conn._total_changes += count
+        conn._changes = count  # changes(): the statement's own rows
         cursor._raw_cursor().reset()
         cursor._set_result(None, count, conn._last_rowid)
 
@@ -288,6 +289,8 @@ class FtsBridge:
         count, last = engine.run_statement(self, tree, values)
         if last is not None:
             conn._last_rowid = last
+        if statements.is_dml(keyword):
+            conn._changes = count  # changes(): the statement's own rows, not its triggers'
         cursor._raw_cursor().reset()
         cursor._set_result(None, count if statements.is_dml(keyword) else -1, conn._last_rowid)
 
