@@ -6,6 +6,11 @@
   ``CASE WHEN lead(1, n) OVER w IS NULL THEN default ELSE lead(x, n) OVER w END``.
 * ``group_concat(…) OVER (…)``: no GROUP_CONCAT window function: NotSupportedError;
   so are GROUPS frames and EXCLUDE (MariaDB has neither; it dropped EXCLUDE).
+* Three or more windows partitioned or ordered differently in one SELECT:
+  MariaDB 10.11 gets some such combinations wrong (``count(*) OVER (PARTITION
+  BY a)`` next to ``sum(x) OVER ()`` and ``row_number() OVER (ORDER BY id)``
+  counts 1 per row): NotSupportedError rather than wrong numbers; a subquery
+  computing some of them gives the right ones.
 * ``percent_rank()``/``cume_dist()``: MariaDB hands them out rounded to 10 decimals;
   a CAST to DOUBLE gives the whole double, as SQLite's.
 * ``DELETE FROM t AS x``: MariaDB reads a DELETE's alias only in the multi-table
@@ -59,9 +64,34 @@ def _excludes(spec: exp.Expression) -> bool:
     return exclude is not None and exclude.name.upper().replace(" ", "") != "NOOTHERS"
 
 
+def _sorting(window: exp.Window, named: dict[str, exp.Window]) -> tuple[str, str]:
+    """What MariaDB sorts a window's rows by: its partition and its order (a named
+    window's where the use adds none)."""
+    base = named.get(window.alias.lower()) if window.alias else None
+    parts = [w for w in (window, base) if w is not None]
+    partition = next((w.args["partition_by"] for w in parts if w.args.get("partition_by")), [])
+    order = next((w.args["order"] for w in parts if w.args.get("order") is not None), None)
+    return ", ".join(p.sql() for p in partition), order.sql() if order is not None else ""
+
+
+def _refuse_three_sortings(tree: exp.Expression, ctx: Context) -> None:
+    for select in tree.find_all(exp.Select):
+        definitions = select.args.get("windows") or []
+        named = {w.this.name.lower(): w for w in definitions if isinstance(w.this, exp.Identifier)}  # WINDOW w AS (…)
+        kept = {id(w) for w in definitions}
+        sortings = {_sorting(w, named) for w in select.find_all(exp.Window)
+                    if id(w) not in kept and w.parent_select is select}
+        if len(sortings) >= 3:
+            raise errors.not_supported(
+                "three or more windows partitioned or ordered differently in one SELECT (MariaDB computes some "
+                "such combinations wrongly; compute some of them in a subquery)", ctx.dialect)
+
+
 def mysql_dml(tree: exp.Expression, ctx: Context) -> exp.Expression:
     if not ctx.is_mysql:
         return tree
+    if tree.find(exp.Window):
+        _refuse_three_sortings(tree, ctx)
     if isinstance(tree, exp.Update):
         if tree.args.get("returning"):
             raise errors.not_supported("UPDATE … RETURNING", ctx.dialect)
