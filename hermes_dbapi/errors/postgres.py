@@ -141,6 +141,17 @@ def _no_such_function(exc: object, lookup: Lookup) -> sqlite3.Error:
     return make(sqlite3.OperationalError, f"no such function: {name}")
 
 
+def _grouping(exc: object, lookup: Lookup) -> sqlite3.Error:
+    """A column neither grouped nor aggregated (not a key's dependant): SQLite takes it
+    from an arbitrary row of the group, PostgreSQL refuses it."""
+    primary = _primary(exc)
+    match = re.search(r'column "([^"]+)" must appear in the GROUP BY clause', primary)
+    if match is None:
+        return make(sqlite3.OperationalError, primary)
+    return not_supported(f"the column {match.group(1)}, neither grouped nor aggregated, beside an aggregate "
+                         "(SQLite takes it from an arbitrary row of the group)", "postgres")
+
+
 def _overflow(exc: object, lookup: Lookup) -> sqlite3.Error:
     """SQLite raises this where a 64-bit result cannot be held (abs(), sum())."""
     return make(sqlite3.OperationalError, "integer overflow")
@@ -166,6 +177,7 @@ TABLE: dict[str, Rule] = {
     "42701": _duplicate_column,
     "42601": _syntax,
     "42883": _no_such_function,
+    "42803": _grouping,
     "55P03": _locked,
     "57014": _interrupted,
     "40001": _busy_snapshot,

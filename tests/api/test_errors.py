@@ -173,3 +173,25 @@ def test_unique_index_on_a_collated_or_expression_key(diff, key):
         "INSERT INTO u(id, note) VALUES (1, 'Abc')",
         "SELECT * FROM u ORDER BY id",
     ])
+
+
+def test_ungrouped_column_beside_an_aggregate(backend):
+    """A column neither grouped nor aggregated beside an aggregate, in a group of
+    several rows: SQLite takes it from an arbitrary row; PostgreSQL refuses it, as
+    NotSupportedError naming the column (not a bare server message), and keeps
+    accepting a column its key determines; MariaDB takes it from a row of the group."""
+    if not backend.is_server:
+        pytest.skip("the reference itself")
+    import hermes_dbapi
+
+    conn = backend.connect()
+    conn.execute("CREATE TABLE g(id INTEGER PRIMARY KEY, k TEXT, w TEXT)")
+    conn.execute("INSERT INTO g(k, w) VALUES ('a', 'x'), ('a', 'x'), ('b', 'y')")
+    assert conn.execute("SELECT id, w, count(*) FROM g GROUP BY id ORDER BY id").fetchall() == [
+        (1, "x", 1), (2, "x", 1), (3, "y", 1)]
+    sql = "SELECT k, w, count(*) FROM g GROUP BY k ORDER BY k"
+    if backend.name == "postgres":
+        with pytest.raises(hermes_dbapi.NotSupportedError, match="the column g.w, neither grouped nor aggregated"):
+            conn.execute(sql)
+    else:
+        assert conn.execute(sql).fetchall() == [("a", "x", 2), ("b", "y", 1)]
