@@ -443,6 +443,10 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             except sqlite3.Error as exc:
                 if began and _compile_time(exc):
                     self._tx.rollback()  # sqlite3 prepares before BEGIN: no transaction then
+                if str(exc) == _SERVER_MATCH:
+                    from .errors import refine
+
+                    raise refine.match_outside_fts(self, sql) from None
                 raise
 
     def _run_special(self, cursor: Cursor, sql: str, keyword: str, parameters: Any) -> bool:
@@ -1057,6 +1061,9 @@ def _may_set_column(driver_sql: str, column: str) -> bool:
     if match is None:
         return True
     return column.lower() in {name.strip().lower() for name in match.group(1).split(",")}
+
+
+_SERVER_MATCH = 'near "MATCH": syntax error'  # a MATCH without an FTS5 table reached the server
 
 
 def _compile_time(exc: sqlite3.Error) -> bool:

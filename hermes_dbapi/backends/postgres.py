@@ -35,7 +35,6 @@ _TUPLES_OK = pq.ExecStatus.TUPLES_OK
 # statements, stale cached plan): run it with client-side binding from then on
 _CLIENT_ONLY_STATES = frozenset({"42P18", "42725", "42883", "42804", "42601", "0A000"})
 _STMT_SAVEPOINT = "hermes_stmt"
-_GUARD_OPEN = "SAVEPOINT " + _STMT_SAVEPOINT + "; "
 _GUARD_CLOSE = "; RELEASE SAVEPOINT " + _STMT_SAVEPOINT
 _GUARD_OPEN_B = ("SAVEPOINT " + _STMT_SAVEPOINT).encode()
 _GUARD_CLOSE_B = ("RELEASE SAVEPOINT " + _STMT_SAVEPOINT).encode()
@@ -257,8 +256,10 @@ class PostgresBackend(faults.PgFaults, Backend):
                     self._remember_client_only(sql)
         self.flush()
         raw = cursor.raw
-        raw.execute(_GUARD_OPEN + sql + _GUARD_CLOSE, params)
-        raw.nextset()  # from the SAVEPOINT's result to the statement's
+        # the savepoint alone first: the server parses a simple query whole, so a statement it
+        # cannot parse would take the savepoint with it and leave the transaction aborted
+        raw.execute(_GUARD_OPEN_B)
+        raw.execute(sql + _GUARD_CLOSE, params)
         return raw
 
     def _direct_path(self) -> pg_direct.DirectPath:

@@ -130,3 +130,18 @@ def _by_position(conn: "Connection", table: str, constraint: str, listed: list) 
         n = int(constraint[11:]) - 1
         return table_level[n] if 0 <= n < len(table_level) else None
     return None
+
+
+def match_outside_fts(conn: "Connection", sql: str) -> sqlite3.Error:
+    """SQLite's error for a MATCH the server could not read (no FTS5 table on its
+    left): SQLite's compile error (no such table/column), the shadow reloaded once
+    first, else its run-time one."""
+    from ..catalog import store
+    from ..translate.params import scan
+
+    params = scan(sql)
+    problem = conn._shadow.check(sql, params.count, params.names)
+    if problem is not None:
+        conn._shadow.load(store.read(conn._backend))
+        problem = conn._shadow.check(sql, params.count, params.names)
+    return problem or make(sqlite3.OperationalError, "unable to use function MATCH in the requested context")

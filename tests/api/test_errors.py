@@ -195,3 +195,16 @@ def test_ungrouped_column_beside_an_aggregate(backend):
             conn.execute(sql)
     else:
         assert conn.execute(sql).fetchall() == [("a", "x", 2), ("b", "y", 1)]
+
+
+def test_match_without_an_fts_table(diff):
+    """MATCH whose left side is no FTS5 table: SQLite's own errors (no such table,
+    no such column, and MATCH used on a plain column), not the server's syntax error."""
+    diff.steps([
+        "CREATE TABLE t(a TEXT)",
+        "INSERT INTO t VALUES ('x')",
+        "SELECT * FROM nosuch WHERE nosuch MATCH 'x'",
+        "SELECT * FROM t WHERE t MATCH 'x'",
+        "SELECT * FROM t WHERE a MATCH 'x'",
+        "SELECT count(*) FROM t",
+    ])
