@@ -1,10 +1,11 @@
 """Common table expressions where MySQL/MariaDB read them differently from SQLite.
 
 * ``AS [NOT] MATERIALIZED``: a hint MySQL/MariaDB do not read; dropped there.
-* ``WITH … UPDATE``/``WITH … DELETE``: MariaDB accepts a WITH clause only in
-  front of a SELECT.  The clause moves into each subquery of the statement that
-  reads a CTE (``WHERE id IN (WITH … SELECT id FROM lineage)``), which MariaDB
-  accepts and evaluates the same way.
+* ``WITH … UPDATE``/``WITH … DELETE``/``WITH … INSERT``: MariaDB accepts a WITH
+  clause only in front of a SELECT.  The clause moves into each subquery of the
+  statement that reads a CTE (``WHERE id IN (WITH … SELECT id FROM lineage)``),
+  or in front of an INSERT's own SELECT (``INSERT INTO t WITH … SELECT …``),
+  which MariaDB accepts and evaluates the same way.
 * In a recursive CTE MySQL/MariaDB type each column from the anchor member
   alone: an anchor ``SELECT ?`` bound to ``'b'`` makes a one-character column,
   and longer values from the recursive member fail with "Data too long".  SQLite
@@ -33,20 +34,30 @@ def materialized_hints(tree: exp.Expression, ctx: Context) -> exp.Expression:
     return tree
 
 
+def _merged(with_: exp.With, query: exp.Expression) -> exp.With:
+    """``with_`` followed by the query's own CTEs, for the query to carry."""
+    own = query.args.get("with_")
+    merged = with_.copy()
+    if isinstance(own, exp.With):
+        merged.set("expressions", [*merged.expressions, *own.expressions])
+    return merged
+
+
 def dml_ctes(tree: exp.Expression, ctx: Context) -> exp.Expression:
-    if not ctx.is_mysql or not isinstance(tree, (exp.Update, exp.Delete)):
+    if not ctx.is_mysql or not isinstance(tree, (exp.Update, exp.Delete, exp.Insert)):
         return tree
     with_ = tree.args.get("with_")
     if not isinstance(with_, exp.With):
         return tree
+    source = tree.expression if isinstance(tree, exp.Insert) else None
+    if isinstance(source, (exp.Select, exp.SetOperation)):  # INSERT INTO t WITH … SELECT …
+        source.set("with_", _merged(with_, source))
+        tree.set("with_", None)
+        return tree
     names = {cte.alias_or_name for cte in with_.expressions}
     for select in _outermost_selects(tree, with_):
         if any(t.name in names for t in select.find_all(exp.Table) if not t.db):
-            own = select.args.get("with_")
-            merged = with_.copy()
-            if isinstance(own, exp.With):
-                merged.set("expressions", [*merged.expressions, *own.expressions])
-            select.set("with_", merged)
+            select.set("with_", _merged(with_, select))
     tree.set("with_", None)
     return tree
 
