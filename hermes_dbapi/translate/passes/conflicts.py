@@ -213,7 +213,7 @@ def upsert(tree: exp.Expression, ctx: Context) -> exp.Expression:
     if not ctx.is_mysql:
         if keys:
             conflict.set("conflict_keys", [k.copy() for k in keys])
-        _qualify(conflict, tree)
+        _qualify(conflict, tree, ctx)
         if "UPDATE" in str(conflict.args.get("action") or "").upper() and not ctx.facts.get("replace"):
             ctx.facts["upsert_update"] = True  # an updated row is no insert: lastrowid stays (connection.py)
         return tree
@@ -226,17 +226,19 @@ def upsert(tree: exp.Expression, ctx: Context) -> exp.Expression:
         return tree
     where = conflict.args.get("where")
     refuse_order_dependent(conflict.expressions, ctx)
+    # an INSERT … SELECT source may have a column of the same name ("Column 'v' in UPDATE is ambiguous")
+    own = table if isinstance(tree.expression, (exp.Select, exp.SetOperation)) else None
     assignments = []
     for number, eq in enumerate(conflict.expressions):
         target = eq.this
-        value = _mysql_values(eq.expression.copy(), table)
+        value = _mysql_values(eq.expression.copy(), table, own)
         if where is not None:  # evaluated once, by the first assignment, against the old row
             cond: exp.Expression = exp.var(_WHEN)
             if number == 0:
-                cond = exp.paren(exp.PropertyEQ(this=cond, expression=_mysql_values(where.this.copy(), table)))
-            keep = _counted(target.name) if number == 0 else exp.column(target.name)
+                cond = exp.paren(exp.PropertyEQ(this=cond, expression=_mysql_values(where.this.copy(), table, own)))
+            keep = _counted(target.name, own) if number == 0 else exp.column(target.name, table=own)
             value = exp.If(this=cond, true=value, false=keep)
-        assignments.append(exp.EQ(this=exp.column(target.name), expression=value))
+        assignments.append(exp.EQ(this=exp.column(target.name, table=own), expression=value))
     tree.set("conflict", exp.OnConflict(duplicate=True, expressions=assignments, action=exp.var("UPDATE")))
     _mysql_own_rows(tree)
     return tree
@@ -266,7 +268,7 @@ def refuse_order_dependent(assignments: list[exp.Expression], ctx: Context, what
         assigned.add(eq.this.name.lower())
 
 
-def _qualify(conflict: exp.OnConflict, insert: exp.Insert) -> None:
+def _qualify(conflict: exp.OnConflict, insert: exp.Insert, ctx: Context) -> None:
     """PG reads a bare ``c`` in DO UPDATE as ambiguous (target or EXCLUDED); SQLite means the target row."""
     target = insert.this.this if isinstance(insert.this, exp.Schema) else insert.this
     if not isinstance(target, exp.Table) or not target.alias_or_name:
@@ -278,19 +280,39 @@ def _qualify(conflict: exp.OnConflict, insert: exp.Insert) -> None:
         values.append(where.this)
     for value in values:
         for column in list(value.find_all(exp.Column)):
-            if not column.table and not isinstance(column.this, exp.Star):
+            if not column.table and not isinstance(column.this, exp.Star) and not _resolved_inside(column, ctx):
                 column.set("table", name.copy())
 
 
-def _mysql_values(node: exp.Expression, table: str) -> exp.Expression:
-    """``excluded.c`` → ``VALUES(c)``; ``<table>.c`` → ``c``."""
+def _resolved_inside(column: exp.Column, ctx: Context) -> bool:
+    """Does a table of a subquery around ``column`` have it (SQLite resolves innermost first)?"""
+    name = column.name.lower()
+    select = column.find_ancestor(exp.Select)
+    if select is not None:
+        ctx.schema_dependent = True
+    while select is not None:
+        for table in select.find_all(exp.Table):
+            if table.parent_select is select and any(
+                    c.lower() == name for c, _declared, _keyed in ctx.schema.columns(table.name)):
+                return True
+        select = select.find_ancestor(exp.Select)
+    return False
+
+
+def _mysql_values(node: exp.Expression, table: str, own: str | None = None) -> exp.Expression:
+    """``excluded.c`` → ``VALUES(c)``; the old row's ``<table>.c`` and bare ``c`` →
+    ``c``, or ``<own>.c`` when ``own`` names the table (outside subqueries: their
+    columns are their own tables')."""
 
     def fix(n: exp.Expression) -> exp.Expression:
-        if isinstance(n, exp.Column) and n.table:
-            if n.table.lower() == "excluded":
-                return exp.Anonymous(this="VALUES", expressions=[exp.column(n.name)])
-            if n.table.lower() == table.lower():
-                return exp.column(n.name)
+        if not isinstance(n, exp.Column) or isinstance(n.this, exp.Star):
+            return n
+        if n.table and n.table.lower() == "excluded":
+            return exp.Anonymous(this="VALUES", expressions=[exp.column(n.name)])
+        if n.table and n.table.lower() == table.lower():
+            return exp.column(n.name, table=own)
+        if not n.table and own and n.find_ancestor(exp.Select) is None:
+            return exp.column(n.name, table=own)
         return n
 
     return node.transform(fix, copy=False)
