@@ -8,7 +8,6 @@ cost one dictionary lookup.
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -117,12 +116,9 @@ def check_parse_limits(sql: str) -> None:
         scratch.close()
 
 
-_REPLACE = re.compile(r"^\s*REPLACE\b", re.IGNORECASE)
-
-
 def _translate(sql: str, ctx: Context) -> Translation:
     # SQLite's REPLACE INTO is INSERT OR REPLACE INTO (sqlglot reads it as an opaque Command)
-    params = scan(_REPLACE.sub("INSERT OR REPLACE", sql, count=1))
+    params = scan(conflict_clause.replace_into(sql))
     text, update_or = conflict_clause.split(schema_names.unqualified_index(params.sql))
     head = text.lstrip().split(None, 1)[0].upper() if text.strip() else ""
     if head in ("CREATE", "ALTER"):

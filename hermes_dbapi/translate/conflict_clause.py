@@ -37,6 +37,25 @@ def split(text: str) -> tuple[str, str]:
     return text, ""
 
 
+_LEADING_REPLACE = re.compile(r"^\s*REPLACE\b", re.IGNORECASE)
+_MAYBE_WITH_REPLACE = re.compile(r"^\s*WITH\b.*\bREPLACE\b", re.IGNORECASE | re.DOTALL)
+
+
+def replace_into(text: str) -> str:
+    """SQLite's ``REPLACE INTO`` (first, or after the statement's WITH clause) as
+    ``INSERT OR REPLACE INTO``, which sqlglot reads (it reads neither as written)."""
+    if _LEADING_REPLACE.match(text):
+        return _LEADING_REPLACE.sub("INSERT OR REPLACE", text, count=1)
+    if not _MAYBE_WITH_REPLACE.match(text):
+        return text
+    tokens = _SQLITE.tokenize(text)
+    at = _keyword_at(tokens, TokenType.REPLACE)
+    if at is None or at + 1 >= len(tokens) or tokens[at + 1].token_type != TokenType.INTO \
+            or tokens[at - 1].token_type != TokenType.R_PAREN:  # not the end of the WITH clause: INSERT OR REPLACE
+        return text
+    return text[: tokens[at].start] + "INSERT OR REPLACE" + text[tokens[at].end + 1:]
+
+
 def restore(text: str, algorithm: str) -> str:
     """``text`` (an UPDATE that :func:`split` took the clause from, as sqlglot
     wrote it again) with ``OR <algorithm>`` back after its UPDATE."""
@@ -52,7 +71,13 @@ def restore(text: str, algorithm: str) -> str:
 
 def _update_at(tokens: list) -> int | None:
     """Index of the statement's own UPDATE keyword (outside parentheses), if it is one."""
-    if not tokens or tokens[0].token_type not in (TokenType.UPDATE, TokenType.WITH):
+    return _keyword_at(tokens, TokenType.UPDATE)
+
+
+def _keyword_at(tokens: list, keyword: TokenType) -> int | None:
+    """Index of the statement's own ``keyword`` (first, or after its WITH clause:
+    outside parentheses), if the statement is one."""
+    if not tokens or tokens[0].token_type not in (keyword, TokenType.WITH):
         return None
     depth = 0
     for i, tok in enumerate(tokens):
@@ -60,6 +85,6 @@ def _update_at(tokens: list) -> int | None:
             depth += 1
         elif tok.token_type == TokenType.R_PAREN:
             depth -= 1
-        elif depth == 0 and tok.token_type == TokenType.UPDATE:
+        elif depth == 0 and tok.token_type == keyword:
             return i
     return None
