@@ -435,6 +435,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
 
                 if _OR_ROLLBACK.match(sql):
                     self._rollback_whole_transaction()
+                self._changes = 0  # changes(): the failed statement's, none
                 refined = refine.integrity(self, sql, parameters, exc)
                 if _ignored(sql, refined):
                     cursor._set_result(None, 0, self._last_rowid)

@@ -751,8 +751,10 @@ def run_statement(bridge: "FtsBridge", tree: exp.Expression, values: Sequence[An
         kind = exc.kind if isinstance(exc, raising.TriggerRaise) else "ABORT"
         if kind == "ABORT" and isinstance(exc, sqlite3.IntegrityError) and _rolls_back(tree):
             kind = "ROLLBACK"  # INSERT/UPDATE OR ROLLBACK: the transaction ends with the statement
+        conn._changes = 0  # changes(): a failed statement changed nothing, as SQLite counts it
         if kind == "FAIL":
             conn._total_changes += runner.first_done
+            conn._changes = runner.first_done  # OR FAIL / RAISE(FAIL): the rows before it stay, and count
             backend.commit() if own else backend.savepoint("RELEASE SAVEPOINT", "hermes_trg")
         elif kind == "ROLLBACK" and not own:
             conn._tx.rollback()

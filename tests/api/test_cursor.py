@@ -158,6 +158,14 @@ LASTROWID = {
         "INSERT INTO t(name) VALUES ('last')",
         "SELECT id, name FROM t ORDER BY id",
     ],
+    "changes_after_a_failed_statement": [  # a statement that fails on a constraint changed nothing: 0
+        "INSERT INTO t(name) VALUES ('a'), ('b')",
+        "INSERT INTO t(id, name) VALUES (1, 'again')",
+        "SELECT last_insert_rowid(), changes()",
+        "UPDATE t SET name = 'c'",
+        "UPDATE t SET id = 1 WHERE id = 2",
+        "SELECT changes()",
+    ],
     "upsert_returning": [  # an insert moves lastrowid, an update does not
         "INSERT INTO t(id, name) VALUES (50, 'z') ON CONFLICT (id) DO UPDATE SET name = 'upd' RETURNING name",
         "INSERT INTO t(id, name) VALUES (50, 'z') ON CONFLICT (id) DO UPDATE SET name = 'upd' RETURNING name",

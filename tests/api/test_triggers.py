@@ -248,6 +248,12 @@ SCENARIOS: dict[str, tuple[list, list]] = {
         ["INSERT INTO t(a) VALUES (1), (2), (3)", "UPDATE t SET a = a + 1 WHERE id < 3", "SELECT changes()",
          "DELETE FROM t WHERE id = 3", "SELECT changes()", "UPDATE t SET a = 0 WHERE id = 99", "SELECT changes()"],
     ),
+    "changes_after_a_statement_its_trigger_fails": (
+        [*BASE, "INSERT INTO t(a) VALUES (1), (2), (3)",
+         "CREATE TRIGGER au AFTER UPDATE ON t WHEN new.a > 5 BEGIN SELECT RAISE(ABORT, 'too big'); END"],
+        ["UPDATE t SET b = 'x'", "UPDATE t SET a = a * 3", "SELECT changes()",
+         "UPDATE t SET b = 'y'", "UPDATE OR FAIL t SET a = a + 4", "SELECT changes()", ROWS],
+    ),
     "create_trigger_errors": (
         BASE,
         ["CREATE TRIGGER x AFTER INSERT ON nosuch BEGIN SELECT 1; END",
