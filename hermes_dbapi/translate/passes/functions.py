@@ -12,7 +12,7 @@ from ... import errors
 from ..context import Context
 from ..generators import SESSION_MARKER
 from ._walk import bottom_up
-from .arithmetic import column_affinity
+from .arithmetic import _is_text, column_affinity
 from .blobs import BLOB
 from .c_strings import can_hold_nul, cstr, pg_instr, pg_replace
 
@@ -94,8 +94,11 @@ def _typeof(node: exp.Typeof, ctx: Context) -> exp.Expression:
 def _group_concat(node: exp.GroupConcat, ctx: Context) -> exp.Expression:
     """PG STRING_AGG needs text arguments; SQLite converts numbers to text."""
     if ctx.is_mysql:
-        if node.args.get("separator") is None:
+        separator = node.args.get("separator")
+        if separator is None:
             node.set("separator", exp.Literal.string(","))
+        elif isinstance(separator, exp.Null):  # SQLite joins with nothing; MariaDB's SEPARATOR takes a string
+            node.set("separator", exp.Literal.string(""))
         return node
     arg = node.this
     target = arg.expressions[0] if isinstance(arg, exp.Distinct) else arg
@@ -203,11 +206,14 @@ def _replace(node: exp.Replace, ctx: Context) -> exp.Expression:
 
 
 def _avg(node: exp.Avg, ctx: Context) -> exp.Expression:
-    """MariaDB averages integers as DECIMAL with 4 decimals; SQLite in doubles."""
-    if not ctx.is_mysql:
-        return node
+    """SQLite averages in doubles: MariaDB averages integers as DECIMAL with 4
+    decimals, PostgreSQL as NUMERIC (an integral average of large integers reads
+    back as an int)."""
     target = node.this.expressions[0] if isinstance(node.this, exp.Distinct) else node.this
-    target.replace(exp.Cast(this=target.copy(), to=exp.DataType.build("DOUBLE")))
+    if not ctx.is_mysql and _is_text(target, ctx):
+        return node  # PostgreSQL has no cast of 'abc' to 0 here (nor avg of text): its error stays
+    double = exp.DataType.build("DOUBLE") if ctx.is_mysql else exp.DataType.build("DOUBLE PRECISION", dialect="postgres")
+    target.replace(exp.Cast(this=target.copy(), to=double))
     return node
 
 
