@@ -23,7 +23,7 @@ from sqlglot import exp
 from ... import errors
 from ..context import Context
 from ._walk import bottom_up
-from .arithmetic import column_affinity, is_integer
+from .arithmetic import _cast, column_affinity, is_integer
 from .blobs import BLOB
 from .c_strings import can_hold_nul, cstr, reencode
 
@@ -151,7 +151,7 @@ def _quote(node: exp.Anonymous, ctx: Context) -> exp.Expression:
     return exp.Coalesce(this=body, expressions=[exp.Literal.string("NULL")])
 
 
-_SPEC = re.compile(r"%(?:(%)|([-0]?)(\d*)(?:\.(\d+))?([sdif]))")
+_SPEC = re.compile(r"%(?:(%)|([-0]?)(\d*)(?:\.(\d+))?([sdifxX]))")
 _MAX_SCALE = 30  # MariaDB's DECIMAL scale limit
 
 
@@ -161,8 +161,8 @@ def _printf(node: exp.Anonymous, ctx: Context) -> exp.Expression:
         raise errors.not_supported("printf() with a format that is not a literal", ctx.dialect)
     text = fmt.this
     if "%" in _SPEC.sub("", text):
-        raise errors.not_supported("printf() conversions other than %s, %d, %i, %f (with width, precision, "
-                                   "- and 0), %%", ctx.dialect)
+        raise errors.not_supported("printf() conversions other than %s, %d, %i, %f, %x, %X (with width, "
+                                   "precision, - and 0), %%", ctx.dialect)
     parts: list[exp.Expression] = []
     pos = 0
     for match in _SPEC.finditer(text):
@@ -176,14 +176,17 @@ def _printf(node: exp.Anonymous, ctx: Context) -> exp.Expression:
         arg = args.pop(0) if args else exp.Null()
         if kind == "f":
             value = _fixed(arg, int(precision) if precision is not None else 6, ctx)
+        elif kind in "xX":
+            value = _hex_digits(_integer(arg, ctx), kind, ctx)
         else:
             if kind in "di":
-                arg = exp.Cast(this=arg, to=exp.DataType.build("BIGINT"))
-                arg = exp.Coalesce(this=arg, expressions=[exp.Literal.number(0)])
+                arg = _integer(arg, ctx)
             value = _text(arg) if not ctx.is_mysql else exp.Cast(this=arg, to=exp.DataType.build("CHAR"))
-            if kind == "s":  # %s prints text up to its first NUL
+            if kind == "s":  # %s prints text up to its first NUL; %.Ns its first N characters
                 cut = cstr(value, ctx)
                 value = reencode(cut, cut, ctx)
+                if precision is not None:
+                    value = _first_bytes(value, int(precision), ctx)
             value = exp.Coalesce(this=value, expressions=[exp.Literal.string("")])
         if width:
             value = _padded(value, int(width), flag, kind)
@@ -198,6 +201,34 @@ def _printf(node: exp.Anonymous, ctx: Context) -> exp.Expression:
     for part in parts[1:]:
         out = exp.DPipe(this=out, expression=part, safe=True)
     return out
+
+
+def _integer(arg: exp.Expression, ctx: Context) -> exp.Expression:
+    """An integer conversion's value as SQLite reads it: a REAL truncated, text by its
+    numeric prefix ('12abc' is 12), NULL as 0."""
+    number = _cast(exp.Cast(this=arg, to=exp.DataType.build("BIGINT")), ctx)
+    return exp.Coalesce(this=number, expressions=[exp.Literal.number(0)])
+
+
+def _first_bytes(value: exp.Expression, count: int, ctx: Context) -> exp.Expression:
+    """``%.Ns``: the text's first N bytes of UTF-8, as SQLite cuts it (a cut inside a
+    character fails on both sides: SQLite's result is no UTF-8)."""
+    if ctx.is_mysql:
+        head = exp.Left(this=exp.Cast(this=value, to=exp.DataType.build("BINARY")), expression=exp.Literal.number(count))
+        utf8 = exp.DataType(this=exp.DataType.Type.CHARACTER_SET, kind=exp.var("utf8mb4"))
+        return exp.Cast(this=head, to=utf8)  # CONVERT(… USING utf8mb4)
+    encoded = exp.Anonymous(this="CONVERT_TO", expressions=[value, exp.Literal.string("UTF8")])
+    head = exp.Anonymous(this="SUBSTRING", expressions=[encoded, exp.Literal.number(1), exp.Literal.number(count)])
+    return exp.Anonymous(this="CONVERT_FROM", expressions=[head, exp.Literal.string("UTF8")])
+
+
+def _hex_digits(number: exp.Expression, kind: str, ctx: Context) -> exp.Expression:
+    """``%x``/``%X``: the 64-bit two's complement in hexadecimal (-1 is ffffffffffffffff)."""
+    if ctx.is_mysql:
+        digits: exp.Expression = exp.Anonymous(this="HEX", expressions=[number])
+        return exp.Anonymous(this="LOWER", expressions=[digits]) if kind == "x" else digits
+    digits = exp.Anonymous(this="TO_HEX", expressions=[number])
+    return exp.Anonymous(this="UPPER", expressions=[digits]) if kind == "X" else digits
 
 
 def _fixed(arg: exp.Expression, precision: int, ctx: Context) -> exp.Expression:
@@ -222,14 +253,15 @@ def _fixed(arg: exp.Expression, precision: int, ctx: Context) -> exp.Expression:
 
 
 def _padded(value: exp.Expression, width: int, flag: str, kind: str) -> exp.Expression:
-    """A conversion's width: spaces before (after with ``-``), or zeros after the sign
-    (``0``, numbers only); never cut."""
-    length = exp.Length(this=value.copy())
+    """A conversion's width, in bytes as SQLite counts it: spaces before (after with
+    ``-``), or zeros after the sign (``0``, numbers only); never cut."""
+    length = exp.Anonymous(this="OCTET_LENGTH", expressions=[value.copy()])
     short = exp.LT(this=length, expression=exp.Literal.number(width))
+    fill = exp.Anonymous(this="REPEAT", expressions=[
+        exp.Literal.string(" "), exp.Sub(this=exp.Literal.number(width), expression=length.copy())])
     if flag == "-":
-        padded: exp.Expression = exp.Anonymous(this="RPAD", expressions=[
-            value.copy(), exp.Literal.number(width), exp.Literal.string(" ")])
-    elif flag == "0" and kind in "dif":
+        padded: exp.Expression = exp.DPipe(this=value.copy(), expression=fill, safe=True)
+    elif flag == "0" and kind in "difxX":
         body = exp.Anonymous(this="SUBSTR", expressions=[value.copy(), exp.Literal.number(2)])
         negative = exp.Like(this=value.copy(), expression=exp.Literal.string("-%"))
         padded = exp.Case(ifs=[exp.If(this=negative, true=exp.DPipe(
@@ -238,7 +270,7 @@ def _padded(value: exp.Expression, width: int, flag: str, kind: str) -> exp.Expr
             default=exp.Anonymous(this="LPAD", expressions=[value.copy(), exp.Literal.number(width),
                                                               exp.Literal.string("0")]))
     else:
-        padded = exp.Anonymous(this="LPAD", expressions=[value.copy(), exp.Literal.number(width), exp.Literal.string(" ")])
+        padded = exp.DPipe(this=fill, expression=value.copy(), safe=True)
     return exp.Case(ifs=[exp.If(this=short, true=padded)], default=value)
 
 
