@@ -30,6 +30,7 @@ from . import (
     insert_defaults,
     json,
     limits,
+    math_functions,
     min_max_rows,
     mixed_types,
     mysql_dml,
@@ -91,6 +92,7 @@ _SQL: list[Pass] = [
     queries.default_values,
     queries.partial_index,
     datetime.sqlite_datetime,
+    math_functions.sqlite_math,  # before sqlite_numbers: its casts of text read the numeric prefix
     arithmetic.sqlite_numbers,
     strings.sqlite_substr,
     strings.sqlite_like,
