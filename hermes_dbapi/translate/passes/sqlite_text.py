@@ -146,8 +146,16 @@ def _quote(node: exp.Anonymous, ctx: Context) -> exp.Expression:
         body = exp.DPipe(this=exp.DPipe(this=exp.Literal.string("'"), expression=doubled, safe=True),
                          expression=exp.Literal.string("'"), safe=True)
         body = reencode(body, text, ctx)
+    elif _is_blob(x, ctx):  # X'00FF'
+        data = x.copy()
+        data.meta[BLOB] = True  # the copy has no statement around it to tell a BLOB column by
+        digits = _hex(exp.Hex(this=data), ctx)
+        body = exp.DPipe(this=exp.DPipe(this=exp.Literal.string("X'"), expression=digits, safe=True),
+                         expression=exp.Literal.string("'"), safe=True)
+        body = exp.Case(ifs=[exp.If(this=exp.Is(this=x.copy(), expression=exp.Null()),
+                                    true=exp.Literal.string("NULL"))], default=body)
     else:
-        raise errors.not_supported("quote() of a REAL, BLOB or untyped value", ctx.dialect)
+        raise errors.not_supported("quote() of a REAL or untyped value", ctx.dialect)
     return exp.Coalesce(this=body, expressions=[exp.Literal.string("NULL")])
 
 
@@ -279,6 +287,8 @@ def sqlite_text(tree: exp.Expression, ctx: Context) -> exp.Expression:
         if isinstance(n, exp.Glob):
             return _glob(n, ctx)
         if isinstance(n, exp.LowerHex):  # sqlglot reads lower(hex(x)) as one node
+            if _is_blob(n.this, ctx):  # told while x is still in the statement (a BLOB column)
+                n.this.meta[BLOB] = True
             return exp.Anonymous(this="LOWER", expressions=[_hex(exp.Hex(this=n.this), ctx)])  # ASCII digits
         if isinstance(n, exp.Hex):
             return _hex(n, ctx)
