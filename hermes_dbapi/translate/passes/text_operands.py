@@ -7,12 +7,18 @@ its longest numeric prefix spells: ``'3'`` is the integer 3, ``'2.5'`` and
 is 6.0, ``'10' / '4'`` 2.5).  A literal's number is known when the statement is
 translated, so it is written as that number literal (SQLite itself computes it,
 so every corner of its reading is its own) and the other passes treat it as any
-number.  Text that only a row holds (a TEXT column) is left as it is.
+number.  Text that only a row holds (a TEXT column) is left as it is, except
+``strftime()`` with a format of integer fields only (``'%s'``, ``'%Y'``,
+``'%Y%m%d'``) or one real field (``'%f'``, ``'%J'``): its text always spells a
+number of that type, so ``strftime('%s', 'now') - strftime('%s', created)`` is
+the integer difference SQLite computes (PostgreSQL refused text in arithmetic,
+MariaDB computed in DOUBLE).
 """
 
 from __future__ import annotations
 
 import math
+import re
 
 from sqlglot import exp
 
@@ -20,6 +26,8 @@ from ..._stdlib import sqlite3
 from ..context import Context
 
 _ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod)
+_INTEGER_FIELDS = re.compile(r"(?:%[dHjmMsSuwWYU])+")  # strftime formats whose text is an integer's digits
+_REAL_FIELD = re.compile(r"%[fJ]")  # seconds with their fraction, the Julian day number
 
 
 def _number_of(text: str) -> exp.Expression | None:
@@ -50,4 +58,18 @@ def text_literal_operands(tree: exp.Expression, ctx: Context) -> exp.Expression:
                 number = _number_of(inner.this)
                 if number is not None:
                     inner.replace(number)
+            else:
+                kind = _strftime_number(inner)
+                if kind is not None:
+                    inner.replace(exp.Cast(this=inner.copy(), to=exp.DataType.build(kind)))
     return tree
+
+
+def _strftime_number(node: exp.Expression) -> str | None:
+    """The type of the number a ``strftime()``'s text always spells, if it always spells one."""
+    fmt = node.args.get("format") if isinstance(node, exp.TimeToStr) else None
+    if not (isinstance(fmt, exp.Literal) and fmt.is_string):
+        return None
+    if _INTEGER_FIELDS.fullmatch(fmt.this):
+        return "BIGINT"
+    return "DOUBLE" if _REAL_FIELD.fullmatch(fmt.this) else None
