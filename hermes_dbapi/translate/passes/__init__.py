@@ -69,6 +69,7 @@ _SQL: list[Pass] = [
     min_max_rows.extreme_rows,  # before the passes that read the sub-SELECTs it makes (rowid, ORDER BY)
     numeric_cast.mark_numeric_casts,  # before any pass makes casts of its own
     text_operands.text_literal_operands,  # before the passes that read a literal's type
+    text_operands.strftime_comparisons,
     row_assignments.row_assignments,  # before the passes that read a SET list column by column
     filters.aggregate_filters,  # before the passes that read aggregates (bare columns, group_concat)
     select_aliases.alias_references,  # before the passes that rewrite the aliased expressions

@@ -12,7 +12,10 @@ number.  Text that only a row holds (a TEXT column) is left as it is, except
 ``'%Y%m%d'``) or one real field (``'%f'``, ``'%J'``): its text always spells a
 number of that type, so ``strftime('%s', 'now') - strftime('%s', created)`` is
 the integer difference SQLite computes (PostgreSQL refused text in arithmetic,
-MariaDB computed in DOUBLE).
+MariaDB computed in DOUBLE); compared with an INTEGER or REAL column it is that
+number too (the column's affinity converts it in SQLite).  Compared with a bare
+number (``strftime('%s', d) > 1700000000``) SQLite compares text with a number,
+and text is always the greater: left as it was (a known difference).
 """
 
 from __future__ import annotations
@@ -24,8 +27,10 @@ from sqlglot import exp
 
 from ..._stdlib import sqlite3
 from ..context import Context
+from .arithmetic import column_affinity
 
 _ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod)
+_COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
 _INTEGER_FIELDS = re.compile(r"(?:%[dHjmMsSuwWYU])+")  # strftime formats whose text is an integer's digits
 _REAL_FIELD = re.compile(r"%[fJ]")  # seconds with their fraction, the Julian day number
 
@@ -62,6 +67,23 @@ def text_literal_operands(tree: exp.Expression, ctx: Context) -> exp.Expression:
                 kind = _strftime_number(inner)
                 if kind is not None:
                     inner.replace(exp.Cast(this=inner.copy(), to=exp.DataType.build(kind)))
+    return tree
+
+
+def _numeric_column(node: exp.Expression, ctx: Context) -> bool:
+    return isinstance(node, exp.Column) and column_affinity(node, ctx) in ("INTEGER", "REAL")
+
+
+def strftime_comparisons(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """``ts > strftime('%s', 'now', '-1 day')``: SQLite gives the text the INTEGER/REAL
+    column's affinity, a number; the strftime() becomes that number (PostgreSQL refused
+    bigint > text, MariaDB compared as it pleased)."""
+    for node in list(tree.find_all(*_COMPARISONS)):
+        for mine, other in ((node.this, node.expression), (node.expression, node.this)):
+            kind = _strftime_number(mine)
+            if kind is not None and _numeric_column(other, ctx):
+                ctx.schema_dependent = True
+                mine.replace(exp.Cast(this=mine.copy(), to=exp.DataType.build(kind)))
     return tree
 
 
