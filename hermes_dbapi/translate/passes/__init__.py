@@ -61,6 +61,7 @@ _COMMON: list[Pass] = [
     ddl.create_index,
     ddl.drop_index,
     ddl.drop_temporary,
+    ddl.temporary_views,
     limits.sqlite_limits,
     limits.bound_limits,
 ]

@@ -20,6 +20,7 @@ from sqlglot import exp
 
 import sqlglot
 
+from ... import errors
 from ..context import HIDDEN_ROWID, Context
 from . import mysql_keys
 
@@ -196,6 +197,15 @@ def drop_index(tree: exp.Expression, ctx: Context) -> exp.Expression:
     if not (isinstance(tree, exp.Drop) and tree.kind == "INDEX") or not ctx.is_mysql:
         return tree
     return mysql_keys.drop_index(tree, ctx)
+
+
+def temporary_views(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """MySQL/MariaDB have no TEMP views (a syntax error there): NotSupportedError."""
+    if ctx.is_mysql and isinstance(tree, exp.Create) and tree.kind == "VIEW":
+        properties = tree.args.get("properties")
+        if properties is not None and properties.find(exp.TemporaryProperty):
+            raise errors.not_supported("CREATE TEMP VIEW (MariaDB has no temporary views)", ctx.dialect)
+    return tree
 
 
 def drop_temporary(tree: exp.Expression, ctx: Context) -> exp.Expression:
