@@ -64,11 +64,12 @@ def _storage_class(node: exp.Expression, ctx: Context) -> str | None:
     return None
 
 
-def _classes(item: exp.Expression, ctx: Context) -> set[str] | None:
-    """The storage classes a result column's branches have; None when one is unknown
-    or the column is not built from branches."""
+def _classes(item: exp.Expression, ctx: Context, plain_too: bool = False) -> set[str] | None:
+    """The storage classes a result column's branches have; None when one is unknown,
+    or when the column is not built from branches (unless ``plain_too``: a compound's
+    arm, whose plain column is its own one branch)."""
     expr = item.unalias()
-    if not isinstance(expr, _BRANCHING):
+    if not plain_too and not isinstance(expr, _BRANCHING):
         return None
     found = set()
     for leaf in _results(expr):
@@ -80,13 +81,19 @@ def _classes(item: exp.Expression, ctx: Context) -> set[str] | None:
     return found
 
 
+def _tagged(value: exp.Expression, kind: str) -> exp.Expression:
+    """``value`` as its class letter followed by its text."""
+    text = value.copy() if kind == "t" else exp.Cast(this=value.copy(), to=exp.DataType.build("TEXT"))
+    return exp.Paren(this=exp.DPipe(this=exp.Literal.string(kind), expression=text, safe=True))
+
+
 def _tag(item: exp.Expression, ctx: Context) -> None:
-    """Each non-NULL result branch of ``item`` becomes its class letter and its text."""
+    """Each non-NULL result branch of ``item`` (or ``item`` itself, when it has no
+    branches) becomes its class letter and its text."""
     for leaf in _results(item.unalias()):
         kind = _storage_class(leaf, ctx)
         if kind:
-            text = leaf.copy() if kind == "t" else exp.Cast(this=leaf.copy(), to=exp.DataType.build("TEXT"))
-            leaf.replace(exp.Paren(this=exp.DPipe(this=exp.Literal.string(kind), expression=text, safe=True)))
+            leaf.replace(_tagged(leaf, kind))
 
 
 def _referenced(select: exp.Select, item: exp.Expression, at: int) -> bool:
@@ -136,39 +143,18 @@ def tagged_results(tree: exp.Expression, ctx: Context) -> exp.Expression:
         tagged = []
         for at in range(len(arms[0].expressions)):
             items = [arm.expressions[at] for arm in arms]
-            per_arm = [_classes(item, ctx) if isinstance(item.unalias(), _BRANCHING)
-                       else _leaf_class(item, ctx) for item in items]
+            per_arm = [_classes(item, ctx, plain_too=True) for item in items]
             if any(c is None for c in per_arm):
                 continue
             classes = set().union(*per_arm)  # type: ignore[arg-type]
             if len(classes) < 2 or (distinct and {"i", "r"} <= classes):
                 continue  # one class; or UNION/INTERSECT/EXCEPT, where 1 and 1.0 are one value
             for item in items:
-                _tag_item(item, ctx)
+                _tag(item, ctx)
             tagged.append(at)
     else:
         return tree
     if tagged:
         ctx.facts["tagged"] = tuple(tagged)
+        ctx.schema_dependent = True  # the classes came from the columns' declared types
     return tree
-
-
-def _leaf_class(item: exp.Expression, ctx: Context) -> set[str] | None:
-    kind = _storage_class(item.unalias(), ctx)
-    return None if kind is None else ({kind} - {""})
-
-
-def _tag_item(item: exp.Expression, ctx: Context) -> None:
-    """Tag a compound arm's column: its branches, or the column itself."""
-    expr = item.unalias()
-    if isinstance(expr, _BRANCHING):
-        _tag(item, ctx)
-        return
-    kind = _storage_class(expr, ctx)
-    if kind:
-        text = expr.copy() if kind == "t" else exp.Cast(this=expr.copy(), to=exp.DataType.build("TEXT"))
-        tagged = exp.Paren(this=exp.DPipe(this=exp.Literal.string(kind), expression=text, safe=True))
-        if isinstance(item, exp.Alias):
-            expr.replace(tagged)
-        else:
-            item.replace(tagged)

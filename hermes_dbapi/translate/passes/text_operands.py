@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+from contextlib import closing
 
 from sqlglot import exp
 
@@ -37,7 +38,7 @@ _REAL_FIELD = re.compile(r"%[fJ]")  # seconds with their fraction, the Julian da
 
 def _number_of(text: str) -> exp.Expression | None:
     """The number literal SQLite reads from ``text`` in arithmetic; None if not finite."""
-    with sqlite3.connect(":memory:") as conn:
+    with closing(sqlite3.connect(":memory:")) as conn:  # translation time only: the result is cached
         value = conn.execute("SELECT ? + 0", (text,)).fetchone()[0]
     if isinstance(value, float) and not math.isfinite(value):
         return None
