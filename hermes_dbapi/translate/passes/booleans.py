@@ -53,9 +53,20 @@ def _is_value(node: exp.Expression) -> bool:
     return isinstance(node, (exp.Column, exp.Binary, exp.Unary, exp.Func, exp.Case, exp.Placeholder))
 
 
+def _is_truth(node: exp.Is) -> exp.Expression:
+    """SQLite's ``x IS TRUE``/``x IS FALSE``: x is not NULL and (not) zero."""
+    x = node.this
+    test = exp.NEQ if node.expression.this else exp.EQ
+    known = exp.Not(this=exp.Is(this=x.copy(), expression=exp.Null()))
+    return exp.Paren(this=exp.And(this=known, expression=test(this=x.copy(), expression=exp.Literal.number(0))))
+
+
 def pg_booleans(tree: exp.Expression, ctx: Context) -> exp.Expression:
     if ctx.is_mysql:
         return tree
+    for node in list(tree.find_all(exp.Is)):
+        if isinstance(node.expression, exp.Boolean):  # PostgreSQL's IS TRUE wants a boolean
+            node.replace(_is_truth(node))
     for node in reversed(list(tree.walk(bfs=False))):  # children first: a copy carries their rewrites
         if node.parent is None:
             continue
@@ -66,6 +77,10 @@ def pg_booleans(tree: exp.Expression, ctx: Context) -> exp.Expression:
         if isinstance(node, exp.Boolean) and isinstance(node.parent, exp.Func):
             continue  # TRUE/FALSE a translation passes to a helper function
         condition = _is_condition_slot(node)
+        if isinstance(node, exp.Boolean) and not condition and not _in_query(node) \
+                and isinstance(tree, (exp.Create, exp.Alter)):  # DEFAULT TRUE, CHECK (b IN (TRUE, FALSE))
+            node.replace(exp.Literal.number(1 if node.this else 0))  # SQLite's TRUE is the integer 1
+            continue
         if isinstance(node, PREDICATES) and not condition:
             if _in_query(node):
                 node.replace(exp.Cast(this=node.copy(), to=exp.DataType.build("INT")))
