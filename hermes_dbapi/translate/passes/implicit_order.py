@@ -36,6 +36,7 @@ from .column_names import has_star, projection
 _ROWID_SCAN = re.compile(r"^(SCAN|SEARCH) \S+(?: AS \S+)?(?: USING INTEGER PRIMARY KEY \((.*)\))?$")
 _INDEX_SCAN = re.compile(r"^(?:SCAN|SEARCH) \S+(?: AS \S+)? USING (?:COVERING )?INDEX (\S+)(?: \((.*)\))?$")
 _SORTED_GROUPS = "USE TEMP B-TREE FOR GROUP BY"
+_PRIMARY_KEY_SCAN = re.compile(r"^(?:SCAN|SEARCH) \S+(?: AS \S+)?(?: USING PRIMARY KEY \(.*\))?$")
 
 Key = tuple[str, bool]  # (column, descending)
 
@@ -87,8 +88,11 @@ def _scan_order(select: exp.Select, ctx: Context) -> list[exp.Ordered] | None:
         return None
     table = tables[0]
     ctx.schema_dependent = True
-    if ctx.schema.relation_kind(table.name) != "table":
-        return None  # a view, a virtual (FTS) table, WITHOUT ROWID, or unknown
+    kind = ctx.schema.relation_kind(table.name)
+    if kind == "without_rowid":
+        return _without_rowid_order(select, table, ctx)
+    if kind != "table":
+        return None  # a view, a virtual (FTS) table, or unknown
     rowid = ctx.schema.rowid_column(table.name)
     if rowid is None and (not ctx.schema.implicit_rowid(table.name)
                           or any(c.lower() == "_rowid_" for c, _d, _k in ctx.schema.columns(table.name))):
@@ -102,6 +106,32 @@ def _scan_order(select: exp.Select, ctx: Context) -> list[exp.Ordered] | None:
     # the rowid is never NULL: the server's own NULL order keeps its index usable
     order.append(exp.Ordered(this=last, desc=False, nulls_first=ctx.is_mysql))
     return order
+
+
+def _without_rowid_order(select: exp.Select, table: exp.Table, ctx: Context) -> list[exp.Ordered] | None:
+    """A WITHOUT ROWID table is a b-tree on its PRIMARY KEY: a scan yields rows in key
+    order, a scan of another index in that index's order and then the key's."""
+    plan = _plan(select, ctx)
+    if plan is None or len(plan) != 1 or _aggregates(select, ctx):
+        return None
+    primary = _shadow(ctx, lambda db: _primary_key(db, table.name))
+    if not primary:
+        return None
+    if _PRIMARY_KEY_SCAN.match(plan[0]):
+        keys = primary
+    else:
+        found = _INDEX_SCAN.match(plan[0])
+        keys = _shadow(ctx, lambda db: _index_keys(db, found.group(1))) if found else None
+        if keys is None:
+            return None
+        named = {name.lower() for name, _desc in keys}
+        keys = keys + [key for key in primary if key[0].lower() not in named]
+    return [_ordered(exp.column(name, table=qualifier(table), quoted=True), desc) for name, desc in keys]
+
+
+def _primary_key(db: Any, table: str) -> list[Key] | None:
+    index = next((row[1] for row in db.execute("SELECT * FROM pragma_index_list(?)", (table,)) if row[3] == "pk"), None)
+    return _index_keys(db, index) if index else None
 
 
 def _plain(select: exp.Select) -> bool:
