@@ -151,6 +151,10 @@ def _io(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
     return make(sqlite3.OperationalError, f"disk I/O error ({message})", "SQLITE_IOERR")
 
 
+def _malformed_json(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
+    return make(sqlite3.OperationalError, "malformed JSON")
+
+
 def _full(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
     return make(sqlite3.OperationalError, "database or disk is full", "SQLITE_FULL")
 
@@ -187,6 +191,7 @@ TABLE: dict[int, Rule] = {
     3024: _interrupted,
     1153: _too_big,
     1114: _full,
+    4038: _malformed_json,  # JSON_TABLE over text that is no JSON
     2006: _io,
     2013: _io,
     2055: _io,

@@ -27,6 +27,7 @@ from sqlglot import exp
 from ... import errors
 from ..context import Context
 from ._build import call
+from .arithmetic import column_affinity
 from ._walk import bottom_up
 
 _ANON = {
@@ -396,6 +397,50 @@ _TVF_COLUMNS = ("key", "value", "type", "atom", "id", "parent", "fullkey", "path
 _TAGGED = {"key": "hdb_key", "value": "hdb_value", "atom": "hdb_atom"}
 
 
+def _in_list(table: exp.Table, name: str, fn: exp.Anonymous) -> bool:
+    """``x IN (SELECT value FROM json_each(doc))``: json_each of one document, whose
+    query reads nothing but ``value`` and is an IN list (its values are compared, never
+    returned, so their text form on MariaDB cannot show)."""
+    select = table.find_ancestor(exp.Select)
+    if name != "json_each" or len(fn.expressions) != 1 or select is None or select.args.get("joins"):
+        return False
+    holder = select.parent.parent if isinstance(select.parent, exp.Subquery) else select.parent
+    if not isinstance(holder, exp.In) or holder.args.get("query") is not (select.parent if isinstance(
+            select.parent, exp.Subquery) else select):
+        return False
+    columns = [c for c in select.find_all(exp.Column) if c.find_ancestor(exp.Select) is select]
+    return bool(columns) and all(c.name.lower() == "value" for c in columns)
+
+
+def _numeric_operand(node: exp.In | None, ctx: Context) -> bool:
+    """Is the IN's left side an INTEGER/REAL column (compared with json_each's numbers)?"""
+    left = node.this if node is not None else None
+    return isinstance(left, exp.Column) and column_affinity(left, ctx) in ("INTEGER", "REAL")
+
+
+def _numeric_values(select: exp.Select) -> None:
+    """PostgreSQL: json_each's ``value`` is text; compared with a number column, the
+    number of its JSON (``hdb_jnum``: NULL for text, as no number equals it)."""
+    for column in list(select.find_all(exp.Column)):
+        if column.find_ancestor(exp.Select) is select and column.name.lower() == "value":
+            tagged = exp.column("hdb_value", table=column.table or None)
+            column.replace(call("hdb_jnum", tagged))
+
+
+def _my_each(doc: exp.Expression, alias: str) -> exp.Expression:
+    """MariaDB: json_each(doc)'s values (an array's elements or an object's members),
+    as JSON_TABLE text: strings unquoted, numbers as their text."""
+    def rows(path: str, name: str) -> exp.Select:
+        column = exp.JSONColumnDef(this=exp.to_identifier("value"), kind=exp.DataType.build("LONGTEXT"),
+                                   path=exp.Literal.string("$"))
+        source = exp.JSONTable(this=doc.copy(), path=exp.Literal.string(path),
+                               schema=exp.JSONSchema(expressions=[column]))
+        return exp.select("value").from_(exp.Table(this=source, alias=exp.TableAlias(this=exp.to_identifier(name))))
+
+    both = exp.union(rows("$[*]", "_hdb_items"), rows("$.*", "_hdb_members"), distinct=False)
+    return exp.Subquery(this=both, alias=exp.TableAlias(this=exp.to_identifier(alias)))
+
+
 def _table_functions(tree: exp.Expression, ctx: Context, typed: list[int]) -> None:
     """json_each(doc[, path]) / json_tree(...) in FROM → hdb_jeach(doc, path, recurse) (PG)."""
     for table in list(tree.find_all(exp.Table)):
@@ -403,12 +448,19 @@ def _table_functions(tree: exp.Expression, ctx: Context, typed: list[int]) -> No
         name = str(fn.this).lower() if isinstance(fn, exp.Anonymous) else ""
         if name not in ("json_each", "json_tree"):
             continue
+        in_list = _in_list(table, name, fn)
+        if ctx.is_mysql and in_list:
+            table.replace(_my_each(fn.expressions[0], table.alias or name))
+            continue
         if ctx.is_mysql or not 1 <= len(fn.expressions) <= 2:
-            raise errors.not_supported(f"{name}()", ctx.dialect)
+            raise errors.not_supported(f"{name}()" + (" other than json_each(doc) read for its value in an IN list"
+                                                      if ctx.is_mysql else ""), ctx.dialect)
         doc, path = fn.expressions[0], (fn.expressions[1] if len(fn.expressions) > 1 else exp.Null())
         fn.replace(call("hdb_jeach", _text(doc, ctx), _text(path, ctx), exp.Boolean(this=name == "json_tree")))
         if not table.alias:
             table.set("alias", exp.TableAlias(this=exp.to_identifier(name)))
+        if in_list and _numeric_operand(table.find_ancestor(exp.In), ctx):
+            _numeric_values(table.find_ancestor(exp.Select))  # id IN (SELECT value FROM json_each(?))
         select = tree if isinstance(tree, exp.Select) else None
         if select is None or table.find_ancestor(exp.Select) is not select:
             continue
