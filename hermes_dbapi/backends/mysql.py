@@ -284,7 +284,12 @@ class MySQLBackend(faults.MyFaults, Backend):
             cursor.rowcount = _rows_written(raw)
         skipped = self._take_skipped() if counted and raw.rowcount > 0 else 0
         cursor.rowcount -= skipped
-        if raw.description is not None:
+        if raw.description is not None and skipped and cursor.rowcount <= 0:
+            # every row RETURNING gave back was one the conflict clause skipped (DO NOTHING, OR
+            # IGNORE: MariaDB returns the existing row of its no-op update), which SQLite leaves out
+            cursor.load(tuple(col[0] for col in raw.description), [])
+            cursor.rowcount = 0
+        elif raw.description is not None:
             cursor.names = tuple(col[0] for col in raw.description)  # rowcount: rows of a DML … RETURNING
         elif raw.lastrowid and not (not counted and _updated_only(raw, sql)):
             # the OK packet names the first id of a multi-row insert; SQLite the last
