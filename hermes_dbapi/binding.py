@@ -158,11 +158,25 @@ def clamp_limits(values: tuple, clamps: tuple[tuple[int, str], ...]) -> tuple:
     "datatype mismatch"."""
     out = list(values)
     for position, kind in clamps:
+        if kind.startswith("glob"):  # a bound GLOB pattern: the server's regular expression for it
+            out[position] = _glob_pattern(out[position], kind == "glob_my")
+            continue
         number = _integral(out[position])
         if number is None:
             raise sqlite3.IntegrityError("datatype mismatch")
         out[position] = number if number >= 0 else _NO_LIMIT if kind == "limit" else 0
     return tuple(out)
+
+
+def _glob_pattern(value: Any, mysql: bool) -> Any:
+    """SQLite reads a GLOB pattern as text (a number by its text); NULL stays NULL."""
+    from .translate.passes.sqlite_text import server_regex
+
+    if value is None:
+        return None
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        value = bytes(value).decode("utf-8", "replace")
+    return server_regex(str(value), mysql)
 
 
 _SQLITE_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")

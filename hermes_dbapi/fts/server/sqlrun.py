@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ... import binding
 from ...translate import Translation, disk_cache
 from ...translate.params import MARKER, marker_index
 
@@ -36,6 +37,8 @@ def driver_params(tr: Translation, values: Sequence[Any]) -> tuple:
         name = tr.names[i] if i < len(tr.names) else None
         index = marker_index(name[1:]) if name else None
         out.append(values[index] if index is not None else None)
+    if tr.clamps:  # bound LIMIT/OFFSET and GLOB patterns, as the connection binds them
+        return binding.clamp_limits(tuple(out), tr.clamps)
     return tuple(out)
 
 

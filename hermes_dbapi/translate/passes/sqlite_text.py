@@ -22,6 +22,7 @@ from sqlglot import exp
 
 from ... import errors
 from ..context import Context
+from ..params import marker_index
 from ._walk import bottom_up
 from .arithmetic import _cast, column_affinity, is_integer
 from .blobs import BLOB
@@ -58,18 +59,35 @@ def _glob_regex(pattern: str) -> str:
     return "".join(out)
 
 
+def server_regex(pattern: str, mysql: bool) -> str:
+    """A GLOB pattern as the server's regular expression (whole text, case-sensitive)."""
+    regex = _glob_regex(pattern)
+    if mysql:
+        return "(?s-i)" + regex
+    # PG's ARE syntax: \x{hh} is written \x hh… with no braces; use \uXXXX / \UXXXXXXXX
+    return re.sub(r"\\x\{([0-9a-f]+)\}", lambda m: "\\U%08x" % int(m.group(1), 16), regex)
+
+
 def _glob(node: exp.Glob, ctx: Context) -> exp.Expression:
     pattern = node.expression
     if isinstance(pattern, exp.Null):
         return exp.Null()
+    subject = cstr(node.this, ctx) if ctx.is_mysql else cstr(_text(node.this), ctx)
+    if isinstance(pattern, exp.Placeholder) and _bound_once(pattern, node):
+        # the bound pattern becomes the regular expression when it is bound (binding.bound_values)
+        ctx.facts.setdefault("clamps", {})[marker_index(pattern.name)] = "glob_my" if ctx.is_mysql else "glob_pg"
+        return exp.RegexpLike(this=subject, expression=pattern)
     if not (isinstance(pattern, exp.Literal) and pattern.is_string):
-        raise errors.not_supported("GLOB with a pattern that is not a literal", ctx.dialect)
-    regex = _glob_regex(pattern.this)
-    if ctx.is_mysql:
-        return exp.RegexpLike(this=cstr(node.this, ctx), expression=exp.Literal.string("(?s-i)" + regex))
-    # PG's ARE syntax: \x{hh} is written \x hh… with no braces; use \uXXXX / \UXXXXXXXX
-    regex = re.sub(r"\\x\{([0-9a-f]+)\}", lambda m: "\\U%08x" % int(m.group(1), 16), regex)
-    return exp.RegexpLike(this=cstr(_text(node.this), ctx), expression=exp.Literal.string(regex))
+        raise errors.not_supported("GLOB with a pattern that is not a literal or a parameter used once", ctx.dialect)
+    return exp.RegexpLike(this=subject, expression=exp.Literal.string(server_regex(pattern.this, ctx.is_mysql)))
+
+
+def _bound_once(pattern: exp.Placeholder, node: exp.Expression) -> bool:
+    """A parameter the statement uses nowhere else (its value is turned into a regex)."""
+    index = marker_index(pattern.name) if pattern.name else None
+    if index is None:
+        return False
+    return sum(1 for p in node.root().find_all(exp.Placeholder) if p.name and marker_index(p.name) == index) == 1
 
 
 def _substr_base(x: exp.Expression) -> exp.Expression:
