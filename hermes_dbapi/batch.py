@@ -67,7 +67,7 @@ def plain_bindable(translation: Any) -> bool:
     count = translation.count
     return (
         not translation.session
-        and not translation.clamps
+        and not translation.bound_rules
         and translation.order == tuple(range(count))
         and translation.names.count(None) == count
     )

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from . import errors
 from ._stdlib import sqlite3
+from .translate.glob_regex import server_regex
 
 _PLAIN = (int, float, str, bytes, type(None))
 _INT64 = (-(2**63), 2**63 - 1)
@@ -151,27 +152,32 @@ def with_session(values: tuple, session: tuple[tuple[int, str], ...], current: d
 _NO_LIMIT = 2**63 - 1  # "no limit" that both servers accept as a bound LIMIT
 
 
-def clamp_limits(values: tuple, clamps: tuple[tuple[int, str], ...]) -> tuple:
+def apply_bound_rules(values: tuple, rules: tuple[tuple[int, str], ...]) -> tuple:
+    """Rewrite the bound values the translation could only handle once known
+    (Translation.bound_rules): a LIMIT/OFFSET ("limit"/"offset") and a GLOB
+    pattern ("glob_pg"/"glob_my")."""
+    out = list(values)
+    for position, rule in rules:
+        if rule.startswith("glob"):
+            out[position] = _glob_pattern(out[position], rule == "glob_my")
+        else:
+            out[position] = _limit(out[position], rule)
+    return tuple(out)
+
+
+def _limit(value: Any, rule: str) -> int:
     """SQLite reads a negative LIMIT as no limit and a negative OFFSET as none, and
     takes integral numbers in any spelling; the servers refuse negatives (and
     PostgreSQL reads LIMIT NULL as no limit).  Anything not integral is SQLite's
     "datatype mismatch"."""
-    out = list(values)
-    for position, kind in clamps:
-        if kind.startswith("glob"):  # a bound GLOB pattern: the server's regular expression for it
-            out[position] = _glob_pattern(out[position], kind == "glob_my")
-            continue
-        number = _integral(out[position])
-        if number is None:
-            raise sqlite3.IntegrityError("datatype mismatch")
-        out[position] = number if number >= 0 else _NO_LIMIT if kind == "limit" else 0
-    return tuple(out)
+    number = _integral(value)
+    if number is None:
+        raise sqlite3.IntegrityError("datatype mismatch")
+    return number if number >= 0 else _NO_LIMIT if rule == "limit" else 0
 
 
 def _glob_pattern(value: Any, mysql: bool) -> Any:
     """SQLite reads a GLOB pattern as text (a number by its text); NULL stays NULL."""
-    from .translate.passes.sqlite_text import server_regex
-
     if value is None:
         return None
     if isinstance(value, (bytes, bytearray, memoryview)):

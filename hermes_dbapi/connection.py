@@ -494,8 +494,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             current = {"changes": self._changes, "total_changes": self._total_changes,
                        "last_insert_rowid": self._last_rowid}
             values = binding.with_session(values, translation.session, current)
-        if translation.clamps:
-            values = binding.clamp_limits(values, translation.clamps)
+        if translation.bound_rules:
+            values = binding.apply_bound_rules(values, translation.bound_rules)
         return values
 
     def _shadow_explain(self, sql: str, parameters: Any) -> Any:

@@ -37,7 +37,7 @@ class Translation:
     returns_rows: bool  # SELECT, VALUES, ... RETURNING
     table: str  # target table of INSERT/UPDATE/DELETE
     schema_dependent: bool
-    clamps: tuple[tuple[int, str], ...] = ()  # (driver position, "limit"|"offset"): see passes/limits.py
+    bound_rules: tuple[tuple[int, str], ...] = ()  # (driver position, rule): binding.apply_bound_rules
     session: tuple[tuple[int, str], ...] = ()  # (driver position, "changes"|...): see passes/functions.py
     json_typed: tuple[int, ...] = ()  # result columns holding JSON-encoded SQL values: see passes/json.py
     tagged: tuple[int, ...] = ()  # result columns holding class-tagged values: see passes/mixed_types.py
@@ -144,7 +144,7 @@ def _translate(sql: str, ctx: Context) -> Translation:
         returns_rows=_returns_rows(tree),
         table=table.name if isinstance(table, exp.Table) else "",
         schema_dependent=ctx.schema_dependent,
-        clamps=_clamps(marks, ctx.facts.get("clamps")),
+        bound_rules=_bound_rules(marks, ctx.facts.get("bound_rules")),
         session=tuple((position, mark) for position, mark in enumerate(marks) if isinstance(mark, str)),
         json_typed=ctx.facts.get("json_typed", ()),  # type: ignore[arg-type]
         tagged=ctx.facts.get("tagged", ()),  # type: ignore[arg-type]
@@ -184,7 +184,7 @@ def _insert_facts(tree: exp.Expression) -> dict:
     return {"listed": listed, "rows": rows, "conflict": tree.args.get("conflict") is not None}
 
 
-def _clamps(marks: tuple[int | str, ...], by_index: object) -> tuple[tuple[int, str], ...]:
+def _bound_rules(marks: tuple[int | str, ...], by_index: object) -> tuple[tuple[int, str], ...]:
     if not by_index:
         return ()
     assert isinstance(by_index, dict)

@@ -37,8 +37,8 @@ def driver_params(tr: Translation, values: Sequence[Any]) -> tuple:
         name = tr.names[i] if i < len(tr.names) else None
         index = marker_index(name[1:]) if name else None
         out.append(values[index] if index is not None else None)
-    if tr.clamps:  # bound LIMIT/OFFSET and GLOB patterns, as the connection binds them
-        return binding.clamp_limits(tuple(out), tr.clamps)
+    if tr.bound_rules:  # bound LIMIT/OFFSET and GLOB patterns, as the connection binds them
+        return binding.apply_bound_rules(tuple(out), tr.bound_rules)
     return tuple(out)
 
 

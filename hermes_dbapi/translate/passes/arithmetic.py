@@ -94,6 +94,11 @@ def column_affinity(column: exp.Column, ctx: Context) -> str | None:
     return None
 
 
+def is_numeric_column(node: exp.Expression, ctx: Context) -> bool:
+    """A column with INTEGER or REAL affinity: SQLite turns text compared with it into a number."""
+    return isinstance(node, exp.Column) and column_affinity(node, ctx) in ("INTEGER", "REAL")
+
+
 def is_integer(node: exp.Expression, ctx: Context) -> bool:
     """True when ``node`` is an integer in SQLite whatever the row (or NULL)."""
     if isinstance(node, exp.Paren):

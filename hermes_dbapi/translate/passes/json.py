@@ -27,7 +27,7 @@ from sqlglot import exp
 from ... import errors
 from ..context import Context
 from ._build import call
-from .arithmetic import column_affinity
+from .arithmetic import is_numeric_column
 from ._walk import bottom_up
 
 _ANON = {
@@ -404,18 +404,12 @@ def _in_list(table: exp.Table, name: str, fn: exp.Anonymous) -> bool:
     select = table.find_ancestor(exp.Select)
     if name != "json_each" or len(fn.expressions) != 1 or select is None or select.args.get("joins"):
         return False
-    holder = select.parent.parent if isinstance(select.parent, exp.Subquery) else select.parent
-    if not isinstance(holder, exp.In) or holder.args.get("query") is not (select.parent if isinstance(
-            select.parent, exp.Subquery) else select):
+    query = select.parent if isinstance(select.parent, exp.Subquery) else select
+    holder = query.parent
+    if not isinstance(holder, exp.In) or holder.args.get("query") is not query:
         return False
     columns = [c for c in select.find_all(exp.Column) if c.find_ancestor(exp.Select) is select]
     return bool(columns) and all(c.name.lower() == "value" for c in columns)
-
-
-def _numeric_operand(node: exp.In | None, ctx: Context) -> bool:
-    """Is the IN's left side an INTEGER/REAL column (compared with json_each's numbers)?"""
-    left = node.this if node is not None else None
-    return isinstance(left, exp.Column) and column_affinity(left, ctx) in ("INTEGER", "REAL")
 
 
 def _numeric_values(select: exp.Select) -> None:
@@ -459,7 +453,7 @@ def _table_functions(tree: exp.Expression, ctx: Context, typed: list[int]) -> No
         fn.replace(call("hdb_jeach", _text(doc, ctx), _text(path, ctx), exp.Boolean(this=name == "json_tree")))
         if not table.alias:
             table.set("alias", exp.TableAlias(this=exp.to_identifier(name)))
-        if in_list and _numeric_operand(table.find_ancestor(exp.In), ctx):
+        if in_list and is_numeric_column(table.find_ancestor(exp.In).this, ctx):
             _numeric_values(table.find_ancestor(exp.Select))  # id IN (SELECT value FROM json_each(?))
         select = tree if isinstance(tree, exp.Select) else None
         if select is None or table.find_ancestor(exp.Select) is not select:

@@ -1,7 +1,7 @@
 """LIMIT as SQLite reads it: a negative limit means no limit at all, a negative
 offset means none.  Literals are rewritten here; a bound parameter (``LIMIT ?
 OFFSET ?`` with -1, Hermes' "no limit") can only be fixed once its value is
-known, so the pass records it in ``ctx.facts["clamps"]`` and binding clamps it."""
+known, so the pass records it in ``ctx.facts["bound_rules"]`` and binding clamps it."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def sqlite_limits(tree: exp.Expression, ctx: Context) -> exp.Expression:
 
 def bound_limits(tree: exp.Expression, ctx: Context) -> exp.Expression:
     """Record the SQLite parameter indexes used directly as LIMIT or OFFSET."""
-    clamps: dict[int, str] = {}
+    rules: dict[int, str] = {}
     for node in tree.find_all(exp.Limit, exp.Offset):
         value = node.expression
         if ctx.is_mysql and value is not None and value.find(exp.Query) is not None:
@@ -46,9 +46,9 @@ def bound_limits(tree: exp.Expression, ctx: Context) -> exp.Expression:
         if isinstance(value, exp.Placeholder):
             index = marker_index(value.name)
             if index is not None:
-                clamps[index] = "limit" if isinstance(node, exp.Limit) else "offset"
-    if clamps:
-        ctx.facts["clamps"] = clamps
+                rules[index] = "limit" if isinstance(node, exp.Limit) else "offset"
+    if rules:
+        ctx.facts.setdefault("bound_rules", {}).update(rules)
     return tree
 
 

@@ -22,50 +22,16 @@ from sqlglot import exp
 
 from ... import errors
 from ..context import Context
+from ..glob_regex import server_regex
 from ..params import marker_index
 from ._walk import bottom_up
 from .arithmetic import _cast, column_affinity, is_integer
-from .blobs import BLOB
+from .blobs import BLOB, is_blob
 from .c_strings import can_hold_nul, cstr, reencode
 
 
 def _text(x: exp.Expression) -> exp.Expression:
     return exp.Cast(this=x, to=exp.DataType.build("TEXT"))
-
-
-def _glob_regex(pattern: str) -> str:
-    out, i = ["^"], 0
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "*":
-            out.append(".*")
-        elif ch == "?":
-            out.append(".")
-        elif ch == "[":
-            end = pattern.find("]", i + 2)
-            if end < 0:
-                out.append(re.escape(ch))
-            else:
-                body = pattern[i + 1:end]
-                negate = body.startswith("^")
-                body = body[1:] if negate else body
-                items = "".join(c if c == "-" else "\\x{%x}" % ord(c) for c in body)
-                out.append("[" + ("^" if negate else "") + items + "]")
-                i = end
-        else:
-            out.append("\\x{%x}" % ord(ch))
-        i += 1
-    out.append("$")
-    return "".join(out)
-
-
-def server_regex(pattern: str, mysql: bool) -> str:
-    """A GLOB pattern as the server's regular expression (whole text, case-sensitive)."""
-    regex = _glob_regex(pattern)
-    if mysql:
-        return "(?s-i)" + regex
-    # PG's ARE syntax: \x{hh} is written \x hh… with no braces; use \uXXXX / \UXXXXXXXX
-    return re.sub(r"\\x\{([0-9a-f]+)\}", lambda m: "\\U%08x" % int(m.group(1), 16), regex)
 
 
 def _glob(node: exp.Glob, ctx: Context) -> exp.Expression:
@@ -74,8 +40,8 @@ def _glob(node: exp.Glob, ctx: Context) -> exp.Expression:
         return exp.Null()
     subject = cstr(node.this, ctx) if ctx.is_mysql else cstr(_text(node.this), ctx)
     if isinstance(pattern, exp.Placeholder) and _bound_once(pattern, node):
-        # the bound pattern becomes the regular expression when it is bound (binding.bound_values)
-        ctx.facts.setdefault("clamps", {})[marker_index(pattern.name)] = "glob_my" if ctx.is_mysql else "glob_pg"
+        # the bound pattern becomes the regular expression when it is bound (binding.apply_bound_rules)
+        ctx.facts.setdefault("bound_rules", {})[marker_index(pattern.name)] = "glob_my" if ctx.is_mysql else "glob_pg"
         return exp.RegexpLike(this=subject, expression=pattern)
     if not (isinstance(pattern, exp.Literal) and pattern.is_string):
         raise errors.not_supported("GLOB with a pattern that is not a literal or a parameter used once", ctx.dialect)
@@ -106,20 +72,6 @@ def _substr_base(x: exp.Expression) -> exp.Expression:
             return x
 
 
-def _is_blob(x: exp.Expression, ctx: Context) -> bool:
-    if isinstance(x, exp.HexString) or x.meta.get(BLOB):
-        return True
-    if isinstance(x, exp.Column):
-        tree = x.root()
-        tables = {t.name for t in tree.find_all(exp.Table)}
-        for table in tables:
-            for name, declared, _keyed in ctx.schema.columns(table):
-                if name.lower() == x.name.lower() and "BLOB" in (declared or "").upper():
-                    ctx.schema_dependent = True
-                    return True
-    return False
-
-
 def _is_texty(x: exp.Expression, ctx: Context) -> bool:
     if isinstance(x, exp.Literal):
         return x.is_string
@@ -131,14 +83,14 @@ def _is_texty(x: exp.Expression, ctx: Context) -> bool:
 def _hex(node: exp.Hex, ctx: Context) -> exp.Expression:
     x = node.this
     if ctx.is_mysql:
-        inner = x if _is_blob(x, ctx) or isinstance(x, exp.Placeholder) else exp.Cast(
+        inner = x if is_blob(x, ctx) or isinstance(x, exp.Placeholder) else exp.Cast(
             this=x, to=exp.DataType.build("CHAR"))
         out: exp.Expression = exp.Anonymous(this="HEX", expressions=[inner])
     else:
         base = _substr_base(x)
         if isinstance(base, exp.Placeholder):  # substr(?) keeps the parameter's unknown kind
             raise errors.not_supported("hex() of a parameter", ctx.dialect)
-        if _is_blob(x, ctx) or base is not x and _is_blob(base, ctx):
+        if is_blob(x, ctx) or base is not x and is_blob(base, ctx):
             data = x
         elif can_hold_nul(x, ctx):  # the UTF-8 of the decoded text (backends/pg_text.py)
             data = exp.Anonymous(this="hdb_utf8", expressions=[_text(x)])
@@ -164,7 +116,7 @@ def _quote(node: exp.Anonymous, ctx: Context) -> exp.Expression:
         body = exp.DPipe(this=exp.DPipe(this=exp.Literal.string("'"), expression=doubled, safe=True),
                          expression=exp.Literal.string("'"), safe=True)
         body = reencode(body, text, ctx)
-    elif _is_blob(x, ctx):  # X'00FF'
+    elif is_blob(x, ctx):  # X'00FF'
         data = x.copy()
         data.meta[BLOB] = True  # the copy has no statement around it to tell a BLOB column by
         digits = _hex(exp.Hex(this=data), ctx)
@@ -305,7 +257,7 @@ def sqlite_text(tree: exp.Expression, ctx: Context) -> exp.Expression:
         if isinstance(n, exp.Glob):
             return _glob(n, ctx)
         if isinstance(n, exp.LowerHex):  # sqlglot reads lower(hex(x)) as one node
-            if _is_blob(n.this, ctx):  # told while x is still in the statement (a BLOB column)
+            if is_blob(n.this, ctx):  # told while x is still in the statement (a BLOB column)
                 n.this.meta[BLOB] = True
             return exp.Anonymous(this="LOWER", expressions=[_hex(exp.Hex(this=n.this), ctx)])  # ASCII digits
         if isinstance(n, exp.Hex):

@@ -28,7 +28,7 @@ from sqlglot import exp
 
 from ..._stdlib import sqlite3
 from ..context import Context
-from .arithmetic import column_affinity
+from .arithmetic import is_numeric_column
 
 _ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod)
 _COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
@@ -71,10 +71,6 @@ def text_literal_operands(tree: exp.Expression, ctx: Context) -> exp.Expression:
     return tree
 
 
-def _numeric_column(node: exp.Expression, ctx: Context) -> bool:
-    return isinstance(node, exp.Column) and column_affinity(node, ctx) in ("INTEGER", "REAL")
-
-
 def strftime_comparisons(tree: exp.Expression, ctx: Context) -> exp.Expression:
     """``ts > strftime('%s', 'now', '-1 day')``: SQLite gives the text the INTEGER/REAL
     column's affinity, a number; the strftime() becomes that number (PostgreSQL refused
@@ -82,7 +78,7 @@ def strftime_comparisons(tree: exp.Expression, ctx: Context) -> exp.Expression:
     for node in list(tree.find_all(*_COMPARISONS)):
         for mine, other in ((node.this, node.expression), (node.expression, node.this)):
             kind = _strftime_number(mine)
-            if kind is not None and _numeric_column(other, ctx):
+            if kind is not None and is_numeric_column(other, ctx):
                 ctx.schema_dependent = True
                 mine.replace(exp.Cast(this=mine.copy(), to=exp.DataType.build(kind)))
     return tree
