@@ -11,8 +11,11 @@
   BY a)`` next to ``sum(x) OVER ()`` and ``row_number() OVER (ORDER BY id)``
   counts 1 per row): NotSupportedError rather than wrong numbers; a subquery
   computing some of them gives the right ones.
-* ``percent_rank()``/``cume_dist()``: MariaDB hands them out rounded to 10 decimals;
-  a CAST to DOUBLE gives the whole double, as SQLite's.
+* ``percent_rank()``/``cume_dist()``: MariaDB hands them out rounded to 10 decimals,
+  and where the SELECT sorts its rows more than once even a CAST to DOUBLE sees the
+  rounded value.  They are computed from integer windows of the same partition and
+  order, one division as SQLite's: ``(rank() - 1) / (count - 1)`` and
+  ``count-up-to-the-peers / count``.
 * ``DELETE FROM t AS x``: MariaDB reads a DELETE's alias only in the multi-table
   form: the alias is renamed back to the table where that is unambiguous.
 * ``UPDATE … SET a = b, b = a``: MariaDB reads the old row (its sessions run with
@@ -58,6 +61,36 @@ def _delete_alias(tree: exp.Delete) -> None:
     target.set("alias", None)
 
 
+_WHOLE_PARTITION = exp.WindowSpec(kind="ROWS", start="UNBOUNDED", start_side="PRECEDING",
+                                  end="UNBOUNDED", end_side="FOLLOWING")
+
+
+def _double(x: exp.Expression) -> exp.Expression:
+    return exp.Cast(this=x, to=exp.DataType.build("DOUBLE"))
+
+
+def _distribution(window: exp.Window, named: dict[str, exp.Window]) -> exp.Expression:
+    """percent_rank()/cume_dist() of ``window`` from integer windows sorted the same way."""
+    base = named.get(window.alias.lower()) if window.alias else None
+    parts = [w for w in (window, base) if w is not None]
+    partition = next((w.args["partition_by"] for w in parts if w.args.get("partition_by")), [])
+    order = next((w.args["order"] for w in parts if w.args.get("order") is not None), None)
+
+    def over(func: exp.Expression, spec: exp.WindowSpec | None = None) -> exp.Window:
+        return exp.Window(this=func, partition_by=[p.copy() for p in partition] or None,
+                          order=order.copy() if order is not None else None,
+                          spec=spec.copy() if spec is not None else None, over="OVER")
+
+    rows = over(exp.Count(this=exp.Star()), _WHOLE_PARTITION)
+    if isinstance(window.this, exp.CumeDist):  # the default frame ends with the row's last peer
+        return exp.Paren(this=exp.Div(this=_double(over(exp.Count(this=exp.Star()))), expression=rows))
+    lower = exp.Paren(this=exp.Sub(this=rows.copy(), expression=exp.Literal.number(1)))
+    share = exp.Div(this=_double(exp.Sub(this=over(exp.Anonymous(this="RANK")), expression=exp.Literal.number(1))),
+                    expression=lower)
+    return exp.Case(ifs=[exp.If(this=exp.GT(this=rows, expression=exp.Literal.number(1)), true=share)],
+                    default=_double(exp.Literal.number(0)))
+
+
 def _excludes(spec: exp.Expression) -> bool:
     """A frame's EXCLUDE other than the default NO OTHERS (MariaDB would drop it silently)."""
     exclude = spec.args.get("exclude")
@@ -74,10 +107,16 @@ def _sorting(window: exp.Window, named: dict[str, exp.Window]) -> tuple[str, str
     return ", ".join(p.sql() for p in partition), order.sql() if order is not None else ""
 
 
+def _named_windows(select: exp.Select | None) -> dict[str, exp.Window]:
+    """The SELECT's ``WINDOW w AS (…)`` definitions by name."""
+    definitions = select.args.get("windows") or [] if select is not None else []
+    return {w.this.name.lower(): w for w in definitions if isinstance(w.this, exp.Identifier)}
+
+
 def _refuse_three_sortings(tree: exp.Expression, ctx: Context) -> None:
     for select in tree.find_all(exp.Select):
         definitions = select.args.get("windows") or []
-        named = {w.this.name.lower(): w for w in definitions if isinstance(w.this, exp.Identifier)}  # WINDOW w AS (…)
+        named = _named_windows(select)
         kept = {id(w) for w in definitions}
         sortings = {_sorting(w, named) for w in select.find_all(exp.Window)
                     if id(w) not in kept and w.parent_select is select}
@@ -109,5 +148,5 @@ def mysql_dml(tree: exp.Expression, ctx: Context) -> exp.Expression:
         if isinstance(func, (exp.Lag, exp.Lead)) and func.args.get("default") is not None:
             window.replace(_offset_default(window))
         elif isinstance(func, (exp.PercentRank, exp.CumeDist)):  # MariaDB rounds them to 10 decimals
-            window.replace(exp.Cast(this=window.copy(), to=exp.DataType.build("DOUBLE")))
+            window.replace(_distribution(window, _named_windows(window.parent_select)))
     return tree
