@@ -45,6 +45,9 @@ class HermesSQLite(SQLite):
     def to_json_path(self, path: exp.Expression | None) -> exp.Expression | None:
         return path
 
+    class Parser(SQLite.Parser):
+        LAMBDAS: dict = {}  # SQLite has no lambdas: ``f(doc -> '$.a')`` is the JSON operator, as outside a call
+
 
 # PostgreSQL's reserved key words that SQLite takes as plain names (``CREATE TABLE
 # user (key TEXT)``); a name SQLite reserves too comes quoted already.
