@@ -99,8 +99,10 @@ def _get(doc: exp.Expression, path: exp.Expression, abbrev: int, ctx: Context) -
 
 def _json_arg(node: exp.Expression, ctx: Context) -> exp.Expression:
     """An argument embedded in a JSON result: JSON text stays JSON, SQL values are quoted."""
-    if node.meta.get(_JSON_OUT):
-        return call("JSON_EXTRACT", node, exp.Literal.string("$")) if ctx.is_mysql else node
+    if node.meta.get(_JSON_OUT):  # NULL (a path that is not there) is embedded as null
+        if ctx.is_mysql:
+            return call("JSON_EXTRACT", node, exp.Literal.string("$"))
+        return exp.Coalesce(this=node, expressions=[exp.Literal.string("null")])
     if ctx.is_mysql:
         return node
     if isinstance(node, exp.Null):
@@ -233,7 +235,14 @@ def _value(node: exp.Expression, ctx: Context, top: exp.Expression, typed: list[
     parent = node.parent
     if isinstance(parent, exp.Anonymous) and str(parent.this).lower() in _WRAPPERS or isinstance(parent, exp.Group):
         return raw
-    if isinstance(parent, exp.JSONKeyValue) or (_call(parent) is not None and node.arg_key != "this"):
+    if isinstance(parent, (exp.JSONKeyValue, exp.JSONArrayAgg)) or (_call(parent) is not None
+                                                                  and node.arg_key != "this"):
+        if name == "->>":  # SQL text without JSON's subtype: an array or object goes in as a string
+            whole = exp.In(this=call("hdb_jtype", raw.copy()),
+                           expressions=[exp.Literal.string("array"), exp.Literal.string("object")])
+            text = call("hdb_jtext", raw.copy())
+            raw = exp.Case(ifs=[exp.If(this=whole, true=_my_quote(text) if ctx.is_mysql else call("hdb_jq", text))],
+                           default=raw)
         raw.meta[_JSON_OUT] = True  # embedded in a JSON result: the node as JSON (numbers stay numbers)
         return raw
     index = _projection_index(node, top)
