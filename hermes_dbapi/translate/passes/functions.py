@@ -186,7 +186,25 @@ def _round(node: exp.Round, ctx: Context) -> exp.Expression:
     """SQLite rounds half away from zero and returns REAL; doubles round half-even on the servers."""
     exact = exp.DataType.build("DECIMAL(65, 30)" if ctx.is_mysql else "NUMERIC")
     node.set("this", exp.Cast(this=node.this, to=exact))
+    digits = node.args.get("decimals")
+    if digits is not None:
+        node.set("decimals", _round_digits(digits, ctx))
     return exp.Cast(this=node, to=exp.DataType.build("DOUBLE" if ctx.is_mysql else "DOUBLE PRECISION"))
+
+
+def _round_digits(digits: exp.Expression, ctx: Context) -> exp.Expression:
+    """SQLite rounds to 0..30 decimals (a negative count is 0); the servers round to tens."""
+    value = digits.this if isinstance(digits, exp.Neg) else digits
+    if isinstance(value, exp.Literal) and not value.is_string:
+        count = int(float(value.this)) * (-1 if value is not digits else 1)
+        return exp.Literal.number(min(max(count, 0), 30))
+    if isinstance(digits, exp.Null):
+        return digits
+    whole = digits if ctx.is_mysql else exp.Cast(this=digits, to=exp.DataType.build("INT"))
+    return exp.Case(ifs=[exp.If(this=exp.LT(this=whole, expression=exp.Literal.number(0)), true=exp.Literal.number(0)),
+                         exp.If(this=exp.GT(this=whole.copy(), expression=exp.Literal.number(30)),
+                                true=exp.Literal.number(30))],
+                    default=whole.copy())
 
 
 def _replace(node: exp.Replace, ctx: Context) -> exp.Expression:
