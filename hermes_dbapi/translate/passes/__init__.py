@@ -48,6 +48,7 @@ from . import (
     strings,
     subqueries,
     text_operands,
+    window_calls,
 )
 
 Pass = Callable[[exp.Expression, Context], exp.Expression]
@@ -103,6 +104,7 @@ _SQL: list[Pass] = [
     json.sqlite_json,
     functions.sqlite_functions,
     strings.sqlite_case,  # after the passes that read upper()/lower() as text
+    window_calls.window_calls,  # after the passes that write an aggregate as an expression around one
     arithmetic.real_literals,
     queries.constant_order_keys,  # after the rewrites that can fold a key to a constant
     queries.bare_columns,
