@@ -47,6 +47,7 @@ from . import (
     stars,
     strings,
     subqueries,
+    text_arguments,
     text_operands,
     window_calls,
 )
@@ -72,6 +73,7 @@ _SQL: list[Pass] = [
     numeric_cast.mark_numeric_casts,  # before any pass makes casts of its own
     text_operands.text_literal_operands,  # before the passes that read a literal's type
     text_operands.strftime_comparisons,
+    text_arguments.text_arguments,  # before the passes that rewrite the numbers it reads
     row_assignments.row_assignments,  # before the passes that read a SET list column by column
     filters.aggregate_filters,  # before the passes that read aggregates (bare columns, group_concat)
     select_aliases.alias_references,  # before the passes that rewrite the aliased expressions

@@ -35,6 +35,7 @@ from ..context import Context
 from ._build import call
 from ._walk import bottom_up
 from .arithmetic import column_affinity
+from .text_arguments import as_text
 from .c_strings import cstr, reencode
 
 
@@ -115,6 +116,7 @@ def _blob_substr(node: exp.Substring, ctx: Context) -> exp.Expression:
     x = node.this
     blob = isinstance(x, exp.Column) and column_affinity(x, ctx) == "BLOB"  # before x leaves the tree
     if not blob:
+        x = as_text(x, ctx)  # PostgreSQL has no substring of a number
         text = cstr(x, ctx)  # SQLite's substr of text stops at the first NUL
         node.set("this", text)
         return reencode(_substr(node, ctx), text, ctx)

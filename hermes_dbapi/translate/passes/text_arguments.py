@@ -1,0 +1,52 @@
+"""PostgreSQL: a number handed to a text function is read as its text.
+
+SQLite converts an INTEGER or REAL argument of ``replace()``, ``trim()``,
+``unicode()``, ``length()`` or ``LIKE`` to text (``replace(n, '2', 'x')`` on 42
+is '4x'); PostgreSQL has none of these for a number and says the function does
+not exist.  An argument that is a number whatever the row (a number literal, an
+INTEGER/REAL column, integer arithmetic) is cast to TEXT.  MariaDB converts by
+itself.  (A REAL's text is the server's: 10.0 reads '10' where SQLite says '10.0'.)
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from ..context import Context
+from .arithmetic import is_integer, is_numeric_column
+
+# the text arguments of each function SQLite converts numbers for
+_TEXT_ARGS: dict[type[exp.Expression], tuple[str, ...]] = {
+    exp.Replace: ("this", "expression", "replacement"),
+    exp.Trim: ("this", "expression"),
+    exp.Unicode: ("this",),
+    exp.Length: ("this",),
+    exp.Like: ("this", "expression"),
+}
+
+
+def _number(x: exp.Expression, ctx: Context) -> bool:
+    """A number whatever the row."""
+    if isinstance(x, exp.Neg):
+        x = x.this
+    if isinstance(x, exp.Literal):
+        return not x.is_string
+    return is_numeric_column(x, ctx) or is_integer(x, ctx)
+
+
+def as_text(x: exp.Expression, ctx: Context) -> exp.Expression:
+    """``x`` cast to TEXT on PostgreSQL when it is a number, else ``x`` itself."""
+    if ctx.is_mysql or not _number(x, ctx):
+        return x
+    return exp.Cast(this=x, to=exp.DataType.build("TEXT"))
+
+
+def text_arguments(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    if ctx.is_mysql:
+        return tree
+    for node in list(tree.find_all(*_TEXT_ARGS)):
+        for key in _TEXT_ARGS[type(node)]:
+            arg = node.args.get(key)
+            if arg is not None:
+                node.set(key, as_text(arg, ctx))
+    return tree
