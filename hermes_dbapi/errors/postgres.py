@@ -8,6 +8,8 @@ t.a, t.b``) ask the server's catalog; that happens on the error path only.
 from __future__ import annotations
 
 import re
+from contextlib import closing
+from functools import lru_cache
 from typing import Callable
 
 from .._stdlib import sqlite3
@@ -136,9 +138,24 @@ def _no_such_function(exc: object, lookup: Lookup) -> sqlite3.Error:
         left, op, right = operator.groups()
         return not_supported(f"operator {op} between {left} and {right} values (a column declared without "
                              "a type holds text on PostgreSQL)", "postgres")
-    match = re.search(r"function ([A-Za-z0-9_]+)\(", _primary(exc))
-    name = match.group(1) if match else "?"
+    match = re.search(r"function ([A-Za-z0-9_]+\.)?([A-Za-z0-9_]+)\((.*)\) does not exist", _primary(exc))
+    if not match:
+        return make(sqlite3.OperationalError, "no such function: ?")
+    schema, name, types = match.groups()
+    if schema or name.lower() in _sqlite_functions() or name.lower().startswith("hdb_"):
+        # the function exists (SQLite's, the server's own, the shim's) but not for these argument types
+        return not_supported(f"{name}({types})", "postgres")
     return make(sqlite3.OperationalError, f"no such function: {name}")
+
+
+@lru_cache(maxsize=1)
+def _sqlite_functions() -> frozenset[str]:
+    """The names of the functions this SQLite build has, but FTS5's auxiliary functions:
+    outside an FTS5 query they are "no such function" (the connection reads that as a
+    shadow catalog that missed an FTS5 table)."""
+    with closing(sqlite3.connect(":memory:")) as conn:
+        names = {row[0].lower() for row in conn.execute("SELECT name FROM pragma_function_list")}
+    return frozenset(names - {"snippet", "highlight", "bm25"})
 
 
 def _grouping(exc: object, lookup: Lookup) -> sqlite3.Error:

@@ -208,3 +208,18 @@ def test_match_without_an_fts_table(diff):
         "SELECT * FROM t WHERE a MATCH 'x'",
         "SELECT count(*) FROM t",
     ])
+
+
+def test_sqlite_function_the_server_lacks_for_these_types(backend):
+    """A function SQLite has but PostgreSQL has not for these arguments (soundex(), not
+    installed there) is NotSupportedError naming it with the argument types, not
+    "no such function"; an unknown name stays SQLite's "no such function: name"."""
+    if backend.name != "postgres":
+        pytest.skip("PostgreSQL's function resolution by argument types")
+    import hermes_dbapi
+
+    conn = backend.connect()
+    with pytest.raises(hermes_dbapi.NotSupportedError, match=r"soundex\(unknown\) is not supported"):
+        conn.execute("SELECT soundex('abc')")
+    with pytest.raises(hermes_dbapi.OperationalError, match="^no such function: nofunc$"):
+        conn.execute("SELECT nofunc('abc')")
