@@ -153,21 +153,8 @@ def _hex_literal(node: exp.HexString, ctx: Context) -> exp.Expression:
     return exp.Cast(this=exp.Literal.string("\\x" + raw.hex()), to=exp.DataType.build("BYTEA"))
 
 
-def _numeric(x: exp.Expression, ctx: Context) -> bool:
-    """A number literal or a numeric column: PostgreSQL's text functions refuse it."""
-    if isinstance(x, (exp.Literal, exp.Neg)):
-        return not x.is_string
-    return isinstance(x, exp.Column) and column_affinity(x, ctx) in ("INTEGER", "REAL", "NUMERIC")
-
-
-def _as_text(x: exp.Expression, ctx: Context) -> exp.Expression:
-    """``x`` as SQLite's text functions read it: a number by its text (PostgreSQL)."""
-    return exp.Cast(this=x, to=exp.DataType.build("TEXT")) if not ctx.is_mysql and _numeric(x, ctx) else x
-
-
 def _length(node: exp.Length, ctx: Context) -> exp.Expression:
-    """PG length() takes text: numbers are converted as SQLite does."""
-    node.set("this", _as_text(node.this, ctx))
+    """length() of text (a number's text: passes/text_arguments.py) counts up to the first NUL."""
     node.set("this", cstr(node.this, ctx))  # SQLite counts text up to its first NUL
     return node
 
@@ -276,6 +263,14 @@ def planner_hints(tree: exp.Expression, ctx: Context) -> exp.Expression:
     return tree
 
 
+def count_star(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """SQLite's count() is count(*); the servers have only the latter."""
+    for node in tree.find_all(exp.Count):
+        if node.this is None:
+            node.set("this", exp.Star())
+    return tree
+
+
 def sqlite_functions(tree: exp.Expression, ctx: Context) -> exp.Expression:
     def rewrite(node: exp.Expression) -> exp.Expression:
         if isinstance(node, (exp.Greatest, exp.Least)) and not ctx.is_mysql:
@@ -297,10 +292,7 @@ def sqlite_functions(tree: exp.Expression, ctx: Context) -> exp.Expression:
         if isinstance(node, exp.Replace):
             return _replace(node, ctx)
         if isinstance(node, exp.StrPosition) and not ctx.is_mysql:
-            node.set("this", _as_text(node.this, ctx))
-            if node.args.get("substr") is not None:
-                node.set("substr", _as_text(node.args["substr"], ctx))
-            return pg_instr(node, ctx)
+            return pg_instr(node, ctx)  # a number's text: passes/text_arguments.py
         if isinstance(node, exp.Avg):
             return _avg(node, ctx)
         if isinstance(node, exp.Rand) and not node.args.get("this"):

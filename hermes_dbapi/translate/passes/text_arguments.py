@@ -1,7 +1,7 @@
 """PostgreSQL: a number handed to a text function is read as its text.
 
 SQLite converts an INTEGER or REAL argument of ``replace()``, ``trim()``,
-``unicode()``, ``length()`` or ``LIKE`` to text (``replace(n, '2', 'x')`` on 42
+``unicode()``, ``length()``, ``instr()`` or ``LIKE`` to text (``replace(n, '2', 'x')`` on 42
 is '4x'); PostgreSQL has none of these for a number and says the function does
 not exist.  An argument that is a number whatever the row (a number literal, an
 INTEGER/REAL column, integer arithmetic) is cast to TEXT.  MariaDB converts by
@@ -22,6 +22,7 @@ _TEXT_ARGS: dict[type[exp.Expression], tuple[str, ...]] = {
     exp.Unicode: ("this",),
     exp.Length: ("this",),
     exp.Like: ("this", "expression"),
+    exp.StrPosition: ("this", "substr"),
 }
 
 
