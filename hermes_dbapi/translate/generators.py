@@ -47,6 +47,8 @@ class HermesSQLite(SQLite):
 
     class Parser(SQLite.Parser):
         LAMBDAS: dict = {}  # SQLite has no lambdas: ``f(doc -> '$.a')`` is the JSON operator, as outside a call
+        # mod(x, y) is SQLite's math function (fmod, a REAL), not the % operator: kept apart
+        FUNCTIONS = {**SQLite.Parser.FUNCTIONS, "MOD": lambda args: exp.Anonymous(this="mod", expressions=args)}
 
 
 # PostgreSQL's reserved key words that SQLite takes as plain names (``CREATE TABLE

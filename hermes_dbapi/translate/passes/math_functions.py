@@ -9,6 +9,12 @@
   an integer literal would be an exact NUMERIC).
 * ``pi()``: MariaDB hands it out rounded to 6 decimals (its display width); a
   CAST to DOUBLE gives the whole double.
+* ``x % y`` with a REAL operand: SQLite takes both operands as integers
+  (7.5 % 2 is 1.0, 7 % 0.5 is NULL) and gives a REAL; the servers compute the
+  remainder of the fractions (1.5; PostgreSQL has no % of a double).  Each REAL
+  side is truncated to an integer and the remainder cast to a double.
+* ``mod(x, y)``: SQLite's math function, fmod as a REAL (mod(7, 2) is 1.0, y = 0
+  gives NULL); the servers' MOD keeps integers integers.
 * ``x >> n`` on MariaDB shifts the unsigned 64 bits (-3 >> 1 is
   9223372036854775806); SQLite's shift keeps the sign (-2): a negative ``x`` is
   shifted as ``~(~x >> n)``.
@@ -19,6 +25,8 @@ from __future__ import annotations
 from sqlglot import exp
 
 from ..context import Context
+from ._build import call
+from .arithmetic import column_affinity, is_integer
 
 
 def _double(x: exp.Expression) -> exp.Expression:
@@ -57,7 +65,51 @@ def _arithmetic_right_shift(node: exp.BitwiseRightShift) -> exp.Expression:
     return exp.If(this=negative, true=inverted, false=node.copy())
 
 
+def _real(node: exp.Expression, ctx: Context) -> bool:
+    """A REAL whatever the row (or NULL): a real literal, a REAL column, arithmetic on one."""
+    if isinstance(node, (exp.Paren, exp.Neg)):
+        return _real(node.this, ctx)
+    if isinstance(node, exp.Literal):
+        return not node.is_string and not node.this.isdigit()
+    if isinstance(node, exp.Column):
+        return column_affinity(node, ctx) == "REAL"
+    if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.Div)):
+        sides = (node.this, node.expression)
+        return any(_real(s, ctx) for s in sides) and all(_real(s, ctx) or is_integer(s, ctx) for s in sides)
+    return False
+
+
+def _whole(x: exp.Expression, ctx: Context) -> exp.Expression:
+    """A REAL as SQLite's % reads it: truncated to a 64-bit integer."""
+    if ctx.is_mysql:
+        return exp.Cast(this=call("TRUNCATE", x, exp.Literal.number(0)), to=exp.DataType.build("BIGINT"))
+    return exp.Cast(this=call("TRUNC", _double(x)), to=exp.DataType.build("BIGINT"))
+
+
+def _real_modulo(node: exp.Mod, ctx: Context) -> exp.Expression:
+    a, b = node.this, node.expression
+    if not (_real(a, ctx) or _real(b, ctx)) or not all(_real(s, ctx) or is_integer(s, ctx) for s in (a, b)):
+        return node  # integers, or a side whose kind only the row tells: as the server computes it
+    whole_a = _whole(a.copy(), ctx) if _real(a, ctx) else a.copy()
+    whole_b = _whole(b.copy(), ctx) if _real(b, ctx) else b.copy()
+    return _double(exp.Mod(this=whole_a, expression=whole_b, safe=node.args.get("safe")))  # safe: x % 0 is NULL
+
+
+def _fmod(node: exp.Anonymous, ctx: Context) -> exp.Expression:
+    x, y = node.expressions
+    if ctx.is_mysql:
+        return _double(call("MOD", _double(x), call("NULLIF", _double(y), exp.Literal.number(0))))
+    exact = exp.DataType.build("NUMERIC")  # PostgreSQL has MOD of integers and numerics only
+    y_exact = exp.Cast(this=_double(y), to=exact)
+    return _double(call("MOD", exp.Cast(this=_double(x), to=exact), call("NULLIF", y_exact, exp.Literal.number(0))))
+
+
 def sqlite_math(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    for node in list(tree.find_all(exp.Mod, exp.Anonymous)):
+        if isinstance(node, exp.Mod):
+            node.replace(_real_modulo(node, ctx))
+        elif str(node.this).lower() == "mod" and len(node.expressions) == 2:
+            node.replace(_fmod(node, ctx))
     for node in list(tree.find_all(exp.Ln, exp.Log, exp.Pi, exp.BitwiseRightShift)):
         if isinstance(node, exp.Ln):
             node.replace(_logarithm(node.this, None))
