@@ -14,7 +14,7 @@ import sys
 import threading
 from typing import Any, Iterable, Iterator, Sequence
 
-from . import binding, errors, returning, returning_ids, statements, stdclass, upsert_rows
+from . import binding, detect_types, errors, returning, returning_ids, statements, stdclass, upsert_rows
 from .batch import plain_bindable
 from .batch import profile as batch_profile
 from ._stdlib import sqlite3
@@ -135,6 +135,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         self._closed = False
         self._drop_on_close = drop_on_close
         self._detect_types = detect_types  # sqlite3 keeps it private too
+        self._decltypes: dict[tuple[int, str], tuple[str | None, ...] | None] = {}  # (schema epoch, SQL)
         self.row_factory: Any = None
         self.text_factory: Any = str
         self._isolation_level: str | None = None
@@ -391,6 +392,15 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             problem = self._shadow.check(sql, params.count, params.names)
         if problem is not None and not _names_missing_object(problem):
             raise problem
+
+    def _declared_types(self, sql: str, width: int) -> tuple[str | None, ...] | None:
+        """The declared types of a query's result columns (detect_types.py), per schema epoch."""
+        key = (self._shadow.epoch, sql)
+        if key not in self._decltypes:
+            if len(self._decltypes) >= 512:
+                self._decltypes.clear()
+            self._decltypes[key] = detect_types.declared_types(self._shadow, sql, width)
+        return self._decltypes[key]
 
     def _execute_on(self, cursor: Cursor, sql: str, parameters: Any) -> None:
         if not isinstance(sql, str):

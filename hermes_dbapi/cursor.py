@@ -10,7 +10,7 @@ from __future__ import annotations
 from threading import get_ident
 from typing import TYPE_CHECKING, Any, Iterator
 
-from . import errors, stdclass
+from . import detect_types, errors, stdclass
 from .backends.base import RawCursor
 from ._stdlib import sqlite3
 from .row import is_row_class, row_builder
@@ -58,6 +58,7 @@ class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
         self._raw: RawCursor | None = None
         self._closed = False
         self._names: tuple[str, ...] | None = None
+        self._column_converters: tuple | None = None  # detect_types (see detect_types.py)
         self._convert = None
         self.arraysize = 1
         self._rowcount = -1
@@ -91,6 +92,7 @@ class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
 
     def _set_result(self, names: tuple[str, ...] | None, rowcount: int, lastrowid: int | None) -> None:
         self._names = names
+        self._column_converters = None
         if self._ahead:
             self._ahead = []
         if names is None:
@@ -115,9 +117,17 @@ class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
         factory = self.row_factory
         text_factory = self._connection.text_factory
         decode = None
+        typed = self._column_converters
         if text_factory is not str:
             def decode(values: tuple) -> tuple:
-                return tuple(text_factory(_utf8(v)) if type(v) is str else v for v in values)
+                return tuple(text_factory(_utf8(v)) if type(v) is str and not (typed and typed[i]) else v
+                             for i, v in enumerate(values))
+        if typed:  # detect_types: the converted columns first (text_factory leaves them alone)
+            plain = decode
+
+            def decode(values: tuple) -> tuple:
+                values = detect_types.convert(values, typed)
+                return plain(values) if plain is not None else values
 
         if factory is None:
             return decode
@@ -137,7 +147,22 @@ class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
         if kwargs or not 1 <= len(args) <= 2 or type(args[0]) is not str:
             _check_call(_PROBE_CURSOR, "execute", args, kwargs, 1, 2)
         self._connection._execute_on(self, args[0], args[1] if len(args) > 1 else ())
+        if self._connection._detect_types and self._names:
+            self._detect_types(args[0])
         return self
+
+    def _detect_types(self, sql: str) -> None:
+        """sqlite3's detect_types: the columns' converters, and PARSE_COLNAMES's names."""
+        conn = self._connection
+        names = self._names
+        assert names is not None
+        shown = tuple(detect_types.column_name(n, conn._detect_types) for n in names)
+        declared = None
+        if conn._detect_types & sqlite3.PARSE_DECLTYPES:
+            declared = conn._declared_types(sql, len(names))
+        if shown != names:
+            self._set_result(shown, self._rowcount, self._lastrowid)  # keeps the rows, renames the columns
+        self._column_converters = detect_types.converters(names, declared, conn._detect_types)
 
     def executemany(self, *args: Any, **kwargs: Any) -> "Cursor":
         self._check()

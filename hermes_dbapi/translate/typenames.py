@@ -4,7 +4,8 @@ SQLite accepts any run of words as a type name (``UNSIGNED BIG INT``, ``NATIVE
 CHARACTER(70)``) and derives the column's *affinity* from substrings of it.
 sqlglot understands only the type names other databases have, so we rewrite
 each declared type, at the token level, into a canonical name sqlglot parses:
-``BIGINT``, ``TEXT``, ``BLOB``, ``DOUBLE`` or ``NUMERIC`` -- or ``INTEGER`` for
+``BIGINT``, ``TEXT``, ``BLOB``, ``DOUBLE`` or ``NUMERIC`` (only for a name that says
+a number; ``JSON``, ``UUID`` or a converter's ``point`` are TEXT) -- or ``INTEGER`` for
 a column declared exactly ``INTEGER``, which SQLite treats as a rowid alias when
 it is the primary key.  The declared text itself is SQLite's business: the
 shadow catalog keeps it for ``PRAGMA table_info``.
@@ -53,7 +54,12 @@ def canonical(declared: str) -> str:
         return "TEXT"  # applications store ISO strings in DATETIME columns
     if kind == "NUMERIC" and "BOOL" in upper:
         return "BIGINT"
+    if kind == "NUMERIC" and not any(word in upper for word in _NUMBER_WORDS):
+        return "TEXT"  # a name that is no number's (JSON, UUID, a converter's): applications store text
     return kind
+
+
+_NUMBER_WORDS = ("NUM", "DEC", "MONEY")  # NUMERIC, NUMBER(10), DECIMAL(10, 2), MONEY
 
 
 def _word(tok: Token) -> str:

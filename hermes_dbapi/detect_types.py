@@ -1,0 +1,116 @@
+"""sqlite3's ``detect_types`` on server rows.
+
+sqlite3 converts a result column with the converter registered for its
+declared type (``PARSE_DECLTYPES``: the first word of ``sqlite3_column_decltype``)
+or for the ``[type]`` in its name (``PARSE_COLNAMES``, which wins, and whose
+column name loses the ``[type]``).  On a server the shadow catalog, a SQLite
+database holding the application's schema, answers the decltype question: the
+statement made a temporary view there reports its columns' declared types
+through ``PRAGMA table_info``, which SQLite derives as it derives decltypes
+(a direct column reference, through subqueries and views, has its column's
+type; an expression has none).  A converter receives what sqlite3 hands it: the
+bytes of the value's text (a REAL as SQLite prints it), or the blob's bytes;
+NULL, an empty string and an empty blob are None without a call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ._stdlib import sqlite3
+from .translate.params import MARKER, scan
+
+Converter = Callable[[bytes], Any]
+
+_VIEW = "hdb_decltypes_probe"
+_MARKERS = re.compile(":" + MARKER + r"\d+")
+_QUERY_WORDS = ("SELECT", "WITH", "VALUES")
+
+
+def column_name(name: str, detect_types: int) -> str:
+    """The name sqlite3 gives a column: with PARSE_COLNAMES, cut before ``[`` (and one space)."""
+    if not detect_types & sqlite3.PARSE_COLNAMES:
+        return name
+    at = name.find("[")
+    if at < 0:
+        return name
+    return name[:at - 1] if at > 0 and name[at - 1] == " " else name[:at]
+
+
+def _named_converter(name: str) -> Converter | None:
+    at = name.find("[")
+    end = name.find("]", at + 1) if at >= 0 else -1
+    return sqlite3.converters.get(name[at + 1:end].upper()) if end >= 0 else None
+
+
+def _declared_converter(declared: str | None) -> Converter | None:
+    if not declared:
+        return None
+    return sqlite3.converters.get(re.split(r"[ (]", declared, maxsplit=1)[0].upper())
+
+
+def converters(names: Sequence[str], declared: Sequence[str | None] | None,
+               detect_types: int) -> tuple[Converter | None, ...] | None:
+    """Each column's converter (None: none); None when no column has one."""
+    out: list[Converter | None] = []
+    for i, name in enumerate(names):
+        found = _named_converter(name) if detect_types & sqlite3.PARSE_COLNAMES else None
+        if found is None and detect_types & sqlite3.PARSE_DECLTYPES and declared is not None:
+            found = _declared_converter(declared[i] if i < len(declared) else None)
+        out.append(found)
+    return tuple(out) if any(c is not None for c in out) else None
+
+
+def declared_types(shadow: Any, sql: str, width: int) -> tuple[str | None, ...] | None:
+    """The declared type of each of the query's ``width`` result columns, as SQLite
+    reports them (None: the statement is no query the shadow can read)."""
+    text = sql.strip().rstrip(";")
+    if not text[:6].upper().startswith(_QUERY_WORDS):
+        return None
+    probe = _MARKERS.sub("NULL", scan(text).sql)  # a view takes no parameters; types do not depend on them
+    with shadow.lock:
+        try:
+            shadow.db.execute(f"CREATE TEMP VIEW {_VIEW} AS {probe}")
+        except sqlite3.Error:
+            return None
+        try:
+            info = shadow.db.execute(f"PRAGMA temp.table_info({_VIEW})").fetchall()
+        finally:
+            shadow.db.execute(f"DROP VIEW temp.{_VIEW}")
+    if len(info) != width:
+        return None
+    return tuple(row[2] or None for row in info)
+
+
+def _sqlite_text(value: Any) -> bytes:
+    """The bytes sqlite3 hands a converter: a value's text as SQLite writes it."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    if isinstance(value, float):
+        return _real_text(value).encode()
+    return str(value).encode()
+
+
+def _real_text(value: float) -> str:
+    """A REAL as SQLite prints it (``%!.15g``: 1.0 is '1.0', 1e20 is '1.0e+20')."""
+    if value != value:
+        return ""  # SQLite stores no NaN: it reads as NULL
+    if value in (float("inf"), float("-inf")):
+        return "Inf" if value > 0 else "-Inf"
+    text = "%.15g" % value
+    mantissa, _, exponent = text.partition("e")
+    if "." not in mantissa:
+        mantissa += ".0"
+    return mantissa + ("e" + exponent if exponent else "")
+
+
+def convert(row: tuple, column_converters: tuple[Converter | None, ...]) -> tuple:
+    """``row`` with each converted column's value passed through its converter."""
+    values = list(row)
+    for i, convert_one in enumerate(column_converters):
+        if convert_one is not None and i < len(values) and values[i] is not None:
+            data = _sqlite_text(values[i])
+            values[i] = convert_one(data) if data else None  # sqlite3 hands no empty value over: None
+    return tuple(values)

@@ -1,0 +1,104 @@
+"""detect_types: converters by declared type (PARSE_DECLTYPES) and by ``[type]`` in a column name (PARSE_COLNAMES)."""
+
+from __future__ import annotations
+
+import sqlite3 as _std
+
+import pytest
+
+PARSE_BOTH = _std.PARSE_DECLTYPES | _std.PARSE_COLNAMES
+
+CONVERTERS = {
+    "VEC2": lambda b: tuple(float(x) for x in b.split(b";")),
+    "SHOUT": lambda b: b.decode().upper(),
+    "INTEGER": lambda b: ("int", b),  # what sqlite3 hands over: the bytes of the value's text
+    "REAL": lambda b: ("real", b),
+    "BLOB": lambda b: ("blob", b),
+}
+
+SETUP = [
+    "CREATE TABLE t(id INTEGER PRIMARY KEY, v vec2, r REAL, b BLOB, note shout, plain TEXT)",
+    ("sql", "INSERT INTO t(v, r, b, note, plain) VALUES (?, ?, ?, ?, ?)", ("1;2", 1.0, b"\x00\x01", "hi", "x")),
+    ("sql", "INSERT INTO t(v, r, b, note, plain) VALUES (?, ?, ?, ?, ?)", ("3;4.5", 1e20, b"", "yo", "y")),
+    ("sql", "INSERT INTO t(v, r, b, note, plain) VALUES (?, ?, ?, ?, ?)", (None, 0.1, None, None, None)),
+    "CREATE VIEW w AS SELECT id, v AS vv, note FROM t",
+]
+
+
+@pytest.fixture(autouse=True)
+def converters():
+    saved = dict(_std.converters)
+    for name, convert in CONVERTERS.items():
+        _std.register_converter(name, convert)
+    yield
+    _std.converters.clear()
+    _std.converters.update(saved)
+
+
+@pytest.mark.parametrize("detect", [_std.PARSE_DECLTYPES, _std.PARSE_COLNAMES, PARSE_BOTH], ids=["decltypes", "colnames", "both"])
+@pytest.mark.parametrize("query", [
+    "SELECT * FROM t ORDER BY id",
+    "SELECT v, r, note AS \"n [vec2]\", plain AS \"p [shout]\", r * 2, upper(note) FROM t ORDER BY id",
+    "SELECT * FROM w ORDER BY id",
+    "SELECT x.vv, x.note FROM (SELECT v AS vv, note FROM t) AS x ORDER BY 1",
+    "SELECT v, note FROM t WHERE id > ? UNION ALL SELECT plain, plain FROM t ORDER BY 1",
+    "WITH c AS (SELECT id, r FROM t) SELECT r FROM c ORDER BY id",
+    "SELECT count(*) AS \"n [shout]\" FROM t",
+], ids=["star", "colnames_and_expressions", "view", "subquery", "union_with_parameter", "cte", "aggregate_named"])
+def test_converted_rows(diff, detect, query):
+    params = (1,) if "?" in query else ()
+    diff.steps([("sql", query, params)], setup=SETUP, detect_types=detect)
+
+
+def test_row_keys_and_description_lose_the_bracketed_type(diff):
+    def run(side):
+        conn = side.connect(detect_types=_std.PARSE_COLNAMES)
+        conn.row_factory = side.api.Row
+        conn.execute("CREATE TABLE t(a shout)")
+        conn.execute("INSERT INTO t VALUES ('q')")
+        cur = conn.execute('SELECT a AS "a [shout]", a AS "b[shout]", a AS "c [nosuch]" FROM t')
+        row = cur.fetchone()
+        return [d[0] for d in cur.description], row.keys(), tuple(row)
+    diff.check(run)
+
+
+def test_text_factory_leaves_converted_columns_alone(diff):
+    def run(side):
+        conn = side.connect(detect_types=_std.PARSE_DECLTYPES)
+        conn.text_factory = bytes
+        conn.execute("CREATE TABLE t(a shout, b TEXT)")
+        conn.execute("INSERT INTO t VALUES ('q', 'r')")
+        return conn.execute("SELECT a, b FROM t").fetchall()
+    diff.check(run)
+
+
+def test_fetch_paths_convert_alike(diff):
+    def run(side):
+        conn = side.connect(detect_types=_std.PARSE_DECLTYPES)
+        conn.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, a shout)")
+        conn.executemany("INSERT INTO t(a) VALUES (?)", [("a",), ("b",), (None,), ("d",)])
+        cur = conn.execute("SELECT a FROM t ORDER BY id")
+        return cur.fetchone(), cur.fetchmany(2), list(cur), conn.execute("SELECT a FROM t").fetchall()
+    diff.check(run)
+
+
+def test_a_converter_that_raises(diff):
+    def run(side):
+        conn = side.connect(detect_types=_std.PARSE_DECLTYPES)
+        conn.execute("CREATE TABLE t(a vec2)")
+        conn.execute("INSERT INTO t VALUES ('not numbers')")
+        return conn.execute("SELECT a FROM t").fetchall()
+    diff.check(run)
+
+
+def test_without_detect_types_no_converter_runs(diff):
+    diff.steps(["SELECT * FROM t ORDER BY id", 'SELECT v AS "v [vec2]" FROM t ORDER BY id'], setup=SETUP)
+
+
+def test_empty_values_reach_no_converter(diff):
+    def run(side):
+        conn = side.connect(detect_types=_std.PARSE_DECLTYPES)
+        conn.execute("CREATE TABLE t(a shout, b BLOB)")
+        conn.execute("INSERT INTO t VALUES ('', x'')")
+        return conn.execute("SELECT a, b FROM t").fetchall()
+    diff.check(run)
