@@ -3,7 +3,8 @@
 * ``int / int`` is integer division (truncating) in SQLite; MariaDB returns a
   DECIMAL.  Where both operands are statically integers (integer literals,
   columns with INTEGER affinity, integer arithmetic, COUNT/LENGTH, casts) MySQL
-  gets ``DIV``.  Operands of unknown type (parameters) keep ``/``: tolerance.
+  gets ``DIV``; with a parameter beside an integer (``n / ?``) the bound value
+  decides, as it is bound (:func:`_bound_integer`).
 * A literal with a fraction or exponent (``0.1``, ``1e3``) is a REAL (double) in
   SQLite; the servers read it as an exact NUMERIC/DECIMAL (``0.1 + 0.2`` = 0.3,
   MariaDB's ``3.0 / 7`` keeps 4 decimals, PG's ``1e3`` is an integer), so outside
@@ -312,14 +313,37 @@ def real_literals(tree: exp.Expression, ctx: Context) -> exp.Expression:
     return bottom_up(tree, lambda n: _double_literal(n, ctx) if isinstance(n, exp.Literal) else n)
 
 
+def _bound_integer(p: exp.Placeholder) -> exp.Expression:
+    """MariaDB: is the value bound to ``p`` an integer?  PyMySQL writes an int as 2 and
+    a float as 2.0e0; adding a DECIMAL 0.0 prints the first as '2.0' (a DECIMAL), the
+    second as '2' (a DOUBLE)."""
+    tenths = exp.Cast(this=exp.Literal.number(0), to=exp.DataType.build("DECIMAL(2, 1)"))  # not a REAL literal
+    printed = exp.Concat(expressions=[exp.Add(this=p.copy(), expression=tenths)])
+    return exp.Like(this=printed, expression=exp.Literal.string("%.0"))
+
+
+def _mysql_division(n: exp.Div, ctx: Context) -> exp.Expression:
+    """``a / b`` of integers is integer division in SQLite, MariaDB's ``DIV``; with a
+    bound operand (``n / ?``) the bound value's kind decides, as it is bound."""
+    sides = (n.this, n.expression)
+    if all(is_integer(s, ctx) for s in sides):
+        return exp.IntDiv(this=n.this, expression=n.expression)
+    bound = [s for s in sides if isinstance(s, exp.Placeholder)]
+    if not bound or not all(is_integer(s, ctx) or isinstance(s, exp.Placeholder) for s in sides):
+        return n
+    integers = exp.and_(*[_bound_integer(p) for p in bound])
+    whole = exp.IntDiv(this=n.this.copy(), expression=n.expression.copy())
+    return exp.Case(ifs=[exp.If(this=integers, true=whole)], default=n)
+
+
 def sqlite_numbers(tree: exp.Expression, ctx: Context) -> exp.Expression:
     def rewrite(n: exp.Expression) -> exp.Expression:
         if isinstance(n, exp.Cast):
             return _cast(n, ctx)
         if isinstance(n, exp.Sum) and not isinstance(n.parent, exp.Window):
             return _integer_sum(n, ctx)
-        if ctx.is_mysql and isinstance(n, exp.Div) and is_integer(n.this, ctx) and is_integer(n.expression, ctx):
-            return exp.IntDiv(this=n.this, expression=n.expression)
+        if ctx.is_mysql and isinstance(n, exp.Div):
+            return _mysql_division(n, ctx)
         return n
 
     return bottom_up(tree, rewrite)

@@ -187,6 +187,8 @@ def _group_order(select: exp.Select, ctx: Context) -> list[exp.Ordered] | None:
     if any(inner is not select and inner.args.get("group") for inner in select.find_all(exp.Select)):
         return None
     terms = list(select.args["group"].expressions)
+    if not ctx.is_mysql and any(t.find(exp.Placeholder) for t in terms):
+        return None  # PostgreSQL: the parameter again in ORDER BY is another $n, not the grouped term
     aliases = {e.alias.lower() for e in select.expressions if e.alias}
     for term in terms:
         named = [c for c in term.find_all(exp.Column) if not c.table and c.name.lower() in aliases]
