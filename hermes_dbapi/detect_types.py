@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ._stdlib import sqlite3
+from .fts.sqlvalues import sql_text
 from .translate.params import MARKER, scan
 
 Converter = Callable[[bytes], Any]
@@ -85,25 +86,10 @@ def declared_types(shadow: Any, sql: str, width: int) -> tuple[str | None, ...] 
 
 
 def _sqlite_text(value: Any) -> bytes:
-    """The bytes sqlite3 hands a converter: a value's text as SQLite writes it."""
+    """The bytes sqlite3 hands a converter: a blob's own, else the value's SQLite text."""
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value)
-    if isinstance(value, float):
-        return _real_text(value).encode()
-    return str(value).encode()
-
-
-def _real_text(value: float) -> str:
-    """A REAL as SQLite prints it (``%!.15g``: 1.0 is '1.0', 1e20 is '1.0e+20')."""
-    if value != value:
-        return ""  # SQLite stores no NaN: it reads as NULL
-    if value in (float("inf"), float("-inf")):
-        return "Inf" if value > 0 else "-Inf"
-    text = "%.15g" % value
-    mantissa, _, exponent = text.partition("e")
-    if "." not in mantissa:
-        mantissa += ".0"
-    return mantissa + ("e" + exponent if exponent else "")
+    return (sql_text(value) or "").encode("utf-8", "surrogatepass")
 
 
 def convert(row: tuple, column_converters: tuple[Converter | None, ...]) -> tuple:
