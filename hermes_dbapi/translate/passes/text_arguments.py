@@ -1,17 +1,20 @@
-"""PostgreSQL: a number handed to a text function is read as its text.
+"""A number handed to a text function or to ``||`` is read as its text.
 
 SQLite converts an INTEGER or REAL argument of ``replace()``, ``trim()``,
 ``unicode()``, ``length()``, ``instr()`` or ``LIKE`` to text (``replace(n, '2', 'x')`` on 42
 is '4x'); PostgreSQL has none of these for a number and says the function does
 not exist.  An argument that is a number whatever the row (a number literal, an
 INTEGER/REAL column, integer arithmetic) is cast to TEXT.  MariaDB converts by
-itself.  (A REAL's text is the server's: 10.0 reads '10' where SQLite says '10.0'.)
+itself.  A REAL's text is the server's (10.0 reads '10' where SQLite says
+'10.0'), except for a REAL literal, which becomes SQLite's text of it on both
+servers (``'v' || 1.0`` is 'v1.0', ``length(1e20)`` is 7: '1.0e+20').
 """
 
 from __future__ import annotations
 
 from sqlglot import exp
 
+from ...fts.sqlvalues import real_to_text
 from ..context import Context
 from .arithmetic import is_integer, is_numeric_column
 
@@ -42,12 +45,21 @@ def as_text(x: exp.Expression, ctx: Context) -> exp.Expression:
     return exp.Cast(this=x, to=exp.DataType.build("TEXT"))
 
 
+def _real_literal_text(x: exp.Expression) -> exp.Expression | None:
+    """SQLite's text of a REAL literal (``-1.0`` too), or None for anything else."""
+    negative = isinstance(x, exp.Neg)
+    literal = x.this if negative else x
+    if not isinstance(literal, exp.Literal) or literal.is_string or literal.this.isdigit():
+        return None
+    return exp.Literal.string(real_to_text(-float(literal.this) if negative else float(literal.this)))
+
+
 def text_arguments(tree: exp.Expression, ctx: Context) -> exp.Expression:
-    if ctx.is_mysql:
-        return tree
-    for node in list(tree.find_all(*_TEXT_ARGS)):
-        for key in _TEXT_ARGS[type(node)]:
+    for node in list(tree.find_all(exp.DPipe, *_TEXT_ARGS)):
+        for key in ("this", "expression") if isinstance(node, exp.DPipe) else _TEXT_ARGS[type(node)]:
             arg = node.args.get(key)
-            if arg is not None:
-                node.set(key, as_text(arg, ctx))
+            if arg is None:
+                continue
+            text = _real_literal_text(arg)
+            node.set(key, text if text is not None else as_text(arg, ctx))
     return tree
