@@ -202,6 +202,20 @@ def insert_or(tree: exp.Expression, ctx: Context) -> exp.Expression:
     return tree
 
 
+def _declared_collation(key: exp.Expression, tree: exp.Insert, ctx: Context) -> exp.Expression:
+    """A conflict target column declared COLLATE NOCASE/RTRIM names the unique key of its
+    folded values (the PostgreSQL index is on that expression): the COLLATE written out."""
+    getter = getattr(ctx.schema, "collations", None)
+    if getter is None or not isinstance(key, (exp.Identifier, exp.Column)):
+        return key
+    name = getter(_table_name(tree)).get(key.name.lower())
+    if not name:
+        return key
+    ctx.schema_dependent = True
+    column = key if isinstance(key, exp.Column) else exp.Column(this=key)
+    return exp.Collate(this=column, expression=exp.Var(this=name))
+
+
 def upsert(tree: exp.Expression, ctx: Context) -> exp.Expression:
     """``ON CONFLICT(cols) DO UPDATE/NOTHING`` for PG (strip NULLS FIRST) and MySQL (ODKU)."""
     if not isinstance(tree, exp.Insert):
@@ -212,7 +226,7 @@ def upsert(tree: exp.Expression, ctx: Context) -> exp.Expression:
     keys = [k.this if isinstance(k, exp.Ordered) else k for k in conflict.args.get("conflict_keys") or []]
     if not ctx.is_mysql:
         if keys:
-            conflict.set("conflict_keys", [k.copy() for k in keys])
+            conflict.set("conflict_keys", [_declared_collation(k.copy(), tree, ctx) for k in keys])
         _qualify(conflict, tree, ctx)
         if "UPDATE" in str(conflict.args.get("action") or "").upper() and not ctx.facts.get("replace"):
             ctx.facts["upsert_update"] = True  # an updated row is no insert: lastrowid stays (connection.py)

@@ -266,8 +266,12 @@ def create_index(tree: exp.Create, ctx: Context) -> exp.Expression:
     predicate = where.this if isinstance(where, exp.Where) else where
     items = []  # (column name or None, expression node)
     named: dict[int, str] = {}  # position -> the column a collated key stands for (errors name it)
+    getter = getattr(ctx.schema, "collations", None)
+    collations = getter(table.name) if getter is not None and unique else {}
     for ordered in params.args.get("columns") or []:
         node = ordered.this if isinstance(ordered, exp.Ordered) else ordered
+        if isinstance(node, exp.Column) and node.name.lower() in collations:  # the column's declared COLLATE
+            node = exp.Collate(this=node.copy(), expression=exp.Var(this=collations[node.name.lower()]))
         node, column = _collated_key(node, unique, ctx)
         if column is not None and column.lower() in declared:
             named[len(items)] = declared[column.lower()][0]

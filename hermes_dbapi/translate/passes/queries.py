@@ -137,6 +137,12 @@ _DECLARED = (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE)
 _BOTH_SIDES = (exp.Is, exp.NullSafeEQ, exp.NullSafeNEQ)
 
 
+def _assignment(node: exp.Expression) -> bool:
+    """``k = v`` in the SET list of an UPDATE or of an upsert's DO UPDATE / ON DUPLICATE KEY UPDATE."""
+    return isinstance(node, exp.EQ) and node.arg_key == "expressions" and isinstance(
+        node.parent, (exp.Update, exp.OnConflict))
+
+
 def _collated(x: exp.Expression, name: str) -> exp.Expression:
     return exp.Collate(this=x.copy(), expression=exp.Var(this=name))
 
@@ -159,6 +165,8 @@ def column_collations(tree: exp.Expression, ctx: Context) -> exp.Expression:
         return getter(table).get(x.name.lower()) if table else None
 
     for node in list(tree.find_all(*_DECLARED, *_BOTH_SIDES, exp.In, exp.Between, exp.Ordered)):
+        if _assignment(node):
+            continue  # SET k = … (UPDATE, upserts): a column assigned, not compared
         sides = [v for v in node.args.values() if isinstance(v, exp.Expression)]
         if any(isinstance(v, exp.Collate) for v in sides):
             continue  # an explicit COLLATE wins
