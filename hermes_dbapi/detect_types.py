@@ -19,8 +19,12 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import sqlglot
+from sqlglot import exp
+
 from ._stdlib import sqlite3
 from .fts.sqlvalues import sql_text
+from .translate.generators import HermesSQLite
 from .translate.params import MARKER, scan
 
 Converter = Callable[[bytes], Any]
@@ -67,8 +71,8 @@ def converters(names: Sequence[str], declared: Sequence[str | None] | None,
 def declared_types(shadow: Any, sql: str, width: int) -> tuple[str | None, ...] | None:
     """The declared type of each of the query's ``width`` result columns, as SQLite
     reports them (None: the statement is no query the shadow can read)."""
-    text = sql.strip().rstrip(";")
-    if not text[:6].upper().startswith(_QUERY_WORDS):
+    text = _query_of(sql.strip().rstrip(";"))
+    if text is None:
         return None
     probe = _MARKERS.sub("NULL", scan(text).sql)  # a view takes no parameters; types do not depend on them
     with shadow.lock:
@@ -83,6 +87,25 @@ def declared_types(shadow: Any, sql: str, width: int) -> tuple[str | None, ...] 
     if len(info) != width:
         return None
     return tuple(row[2] or None for row in info)
+
+
+def _query_of(text: str) -> str | None:
+    """The query whose columns the statement returns: itself, or for INSERT/UPDATE/DELETE
+    … RETURNING a SELECT of the RETURNING list from the target table."""
+    head = text[:7].upper()
+    if head.startswith(_QUERY_WORDS):
+        return text
+    if not head.startswith(("INSERT", "UPDATE", "DELETE", "REPLACE")):
+        return None
+    try:
+        tree = sqlglot.parse_one(text, read=HermesSQLite)
+    except sqlglot.errors.SqlglotError:
+        return None
+    returning = tree.args.get("returning")
+    target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
+    if returning is None or not isinstance(target, exp.Table):
+        return None
+    return exp.select(*(e.copy() for e in returning.expressions)).from_(target.copy()).sql(dialect=HermesSQLite)
 
 
 def _sqlite_text(value: Any) -> bytes:

@@ -102,3 +102,14 @@ def test_empty_values_reach_no_converter(diff):
         conn.execute("INSERT INTO t VALUES ('', x'')")
         return conn.execute("SELECT a, b FROM t").fetchall()
     diff.check(run)
+
+
+def test_returning_columns_convert_by_their_declared_types(diff):
+    def run(side):
+        conn = side.connect(detect_types=_std.PARSE_DECLTYPES)
+        conn.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, a shout, b TEXT)")
+        inserted = conn.execute("INSERT INTO t(a, b) VALUES ('x', 'y') RETURNING a, b, upper(b), id").fetchall()
+        updated = conn.execute("UPDATE t SET a = 'z' RETURNING a").fetchall()
+        deleted = conn.execute("DELETE FROM t RETURNING *").fetchall()
+        return inserted, updated, deleted
+    diff.check(run)
