@@ -51,7 +51,9 @@ def _unique(exc: object, lookup: Lookup) -> sqlite3.Error:
     names = ", ".join(f"{table}.{c}" for c in columns) or f"{table}"
     code = "SQLITE_CONSTRAINT_PRIMARYKEY" if constraint.endswith("_pkey") else "SQLITE_CONSTRAINT_UNIQUE"
     err = make(sqlite3.IntegrityError, f"UNIQUE constraint failed: {names}", code)
-    if not columns:  # an expression index: the catalog knows what SQLite names (.refine)
+    if not columns or constraint.startswith("sqlite_autoindex_"):
+        # an expression index (one of a NOCASE/RTRIM key: passes/collated_keys.py): the catalog
+        # knows what SQLite names (.refine)
         err.hermes_table, err.hermes_constraint = table, constraint
     return err
 

@@ -16,6 +16,7 @@ from . import (
     arithmetic,
     blobs,
     booleans,
+    collated_keys,
     column_names,
     comparison_affinity,
     conflicts,
@@ -58,6 +59,7 @@ _COMMON: list[Pass] = [
     schema_names.own_schema,  # first: the other passes look tables up by their bare names
     identifier_case.table_names,
     identifier_case.column_names,  # after table_names: it reads the server's table names
+    collated_keys.collated_keys,  # before declared_collations drops the columns' COLLATE
     ddl.declared_collations,
     ddl.create_table,
     ddl.create_index,

@@ -108,7 +108,8 @@ def _column_keys(columns: list[exp.ColumnDef]) -> list[tuple[str, list[str], exp
 
 
 def _names(items: list[exp.Expression]) -> list[str]:
-    return [(e.this if isinstance(e, exp.Ordered) else e).name for e in items]
+    keys = [e.this if isinstance(e, exp.Ordered) else e for e in items]
+    return [(k.this if isinstance(k, exp.Collate) else k).name for k in keys]  # (b COLLATE NOCASE): collated_keys.py
 
 
 def _table_keys(schema: exp.Schema) -> list[tuple[str, list[str], exp.Expression, str]]:
@@ -139,6 +140,7 @@ def create_table_keys(table: str, schema: exp.Schema, columns: list[exp.ColumnDe
         return "blob" if name in blobs else "text" if name in texty else "fixed"
 
     constraints: list[str] = []
+    folded: dict[str, str] = ctx.facts.get("folded_keys", {})  # type: ignore[assignment]
     keys = [(k, n, node, "") for k, n, node in _column_keys(columns)] + _table_keys(schema)
     for kind, names, node, name in keys:
         if not any(n in texty for n in names):
@@ -146,7 +148,14 @@ def create_table_keys(table: str, schema: exp.Schema, columns: list[exp.ColumnDe
         node.pop()
         parts = []
         for column in names:
-            if column in texty:
+            collation = folded.get(column.lower()) if kind == "unique" else None
+            if collation:  # a NOCASE/RTRIM key: the folded values, as SQLite compares them (collated_keys.py)
+                hidden = hidden_name("hdb_f_", column)
+                if hidden not in hashed:
+                    hashed.add(hidden)
+                    defs.append(hash_column_sql(hidden, _folded_sql(column, collation, ctx), column))
+                parts.append(quote(hidden))
+            elif column in texty:
                 hidden = hidden_name("hdb_k_", column)
                 if hidden not in hashed:
                     hashed.add(hidden)
@@ -164,6 +173,13 @@ def create_table_keys(table: str, schema: exp.Schema, columns: list[exp.ColumnDe
     last_column = max(i for i, e in enumerate(schema.expressions) if isinstance(e, exp.ColumnDef))
     items = list(schema.expressions)
     schema.set("expressions", items[: last_column + 1] + nodes + items[last_column + 1 :])
+
+
+def _folded_sql(column: str, collation: str, ctx: Context) -> str:
+    from .strings import ascii_case
+
+    ref = exp.column(column)
+    return _render(ascii_case(ref, ctx) if collation == "NOCASE" else rtrim(ref), ctx)
 
 
 def _foreign_keys(

@@ -38,8 +38,10 @@ def _slot(i: int, qualifier: str) -> exp.Column:
     return exp.column(f"_hdb_c{i}", table=qualifier)
 
 
-def _meets(keys: list, slots: dict[str, int], left: str, right: str | None, table: str) -> exp.Expression | None:
-    """``left`` meets ``right`` on some key (``right`` None: the table's own row ``table``)."""
+def _meets(keys: list, slots: dict[str, int], left: str, right: str | None, table: str,
+           collations: dict[str, str]) -> exp.Expression | None:
+    """``left`` meets ``right`` on some key (``right`` None: the table's own row ``table``),
+    a column declared NOCASE/RTRIM compared by its collation."""
     either: list[exp.Expression] = []
     for columns, predicate, _pk in keys:
         if not columns or any(c is None or c.lower() not in slots for c in columns):
@@ -47,7 +49,11 @@ def _meets(keys: list, slots: dict[str, int], left: str, right: str | None, tabl
         both: list[exp.Expression] = []
         for c in columns:
             other = exp.column(c, table=table, quoted=True) if right is None else _slot(slots[c.lower()], right)
-            both.append(exp.EQ(this=_slot(slots[c.lower()], left), expression=other))
+            mine: exp.Expression = _slot(slots[c.lower()], left)
+            collation = collations.get(c.lower())
+            if collation:
+                mine = exp.Collate(this=mine, expression=exp.Var(this=collation))
+            both.append(exp.EQ(this=mine, expression=other))
         if predicate is not None:
             for side in (left, right):
                 bound = _bound(predicate, slots, side, table)
@@ -85,8 +91,10 @@ def rewrite(insert: exp.Insert, ctx: Context, table: str, names: list[str], keys
     if any(not isinstance(row, exp.Tuple) or len(row.expressions) != len(names) for row in source_rows):
         return None  # a wrong value count: SQLite's error comes from the server's own
     slots = {name.lower(): i for i, name in enumerate(names)}
-    exists_gone = _meets(keys, slots, _SRC, None, table)
-    later = _meets(keys, slots, _LATER, _NEW, table)
+    getter = getattr(ctx.schema, "collations", None)
+    collations = getter(table) if getter is not None else {}
+    exists_gone = _meets(keys, slots, _SRC, None, table, collations)
+    later = _meets(keys, slots, _LATER, _NEW, table, collations)
     if exists_gone is None or later is None:
         return None
     width = len(names)
