@@ -36,6 +36,9 @@ _UNIQUE_INDEX_COLUMNS_SQL = (
 )
 
 
+_FOLDED_KEY = re.compile(r"hdb_ux_(\d+)_\d+")  # translate/passes/collated_keys.py
+
+
 def _diag(exc: object, name: str) -> str | None:
     return getattr(getattr(exc, "diag", None), name, None)
 
@@ -51,9 +54,10 @@ def _unique(exc: object, lookup: Lookup) -> sqlite3.Error:
     names = ", ".join(f"{table}.{c}" for c in columns) or f"{table}"
     code = "SQLITE_CONSTRAINT_PRIMARYKEY" if constraint.endswith("_pkey") else "SQLITE_CONSTRAINT_UNIQUE"
     err = make(sqlite3.IntegrityError, f"UNIQUE constraint failed: {names}", code)
-    if not columns or constraint.startswith("sqlite_autoindex_"):
-        # an expression index (one of a NOCASE/RTRIM key: passes/collated_keys.py): the catalog
-        # knows what SQLite names (.refine)
+    folded = _FOLDED_KEY.fullmatch(constraint)
+    if folded:  # a NOCASE/RTRIM key (translate/passes/collated_keys.py): SQLite's automatic index
+        err.hermes_table, err.hermes_constraint = table, f"sqlite_autoindex_{table}_{folded.group(1)}"
+    elif not columns:  # an expression index: the catalog knows what SQLite names (.refine)
         err.hermes_table, err.hermes_constraint = table, constraint
     return err
 

@@ -4,8 +4,9 @@
 next to 'a' in SQLite; neither server has those collations, and a plain UNIQUE
 would hold both.  PostgreSQL: the constraint leaves the table and becomes a
 unique index on the folded values, run right after it (``ctx.facts["after"]``),
-named as SQLite names the constraint's automatic index so that a violation
-names the columns as SQLite does (errors/refine.py reads the shadow's index).
+whose name carries the number of SQLite's automatic index for the constraint so
+that a violation names the columns as SQLite does (errors/refine.py reads the
+shadow's index).
 MariaDB: the constraint stays, and ``mysql_keys`` keys it by a hash of the
 folded values (``ctx.facts["folded_keys"]``: column -> collation).  A PRIMARY
 KEY so declared stays byte-wise (README).
@@ -78,7 +79,10 @@ def _autoindex_names(sqlite_ddl: str, table: str) -> dict[tuple[str, ...], str]:
         return names
 
 
-def _pg_index(name: str, table: exp.Table, keys: list[tuple[str, str | None]]) -> str:
+def _pg_index(number: str, table: exp.Table, keys: list[tuple[str, str | None]]) -> str:
+    """The unique index on the folded keys, named ``hdb_ux_<N>_<table oid>``: unique however
+    tables are renamed and made again, and read back (errors/postgres.py) as SQLite's
+    ``sqlite_autoindex_<table>_<N>``, whose columns the shadow knows."""
     parts = []
     for column, collation in keys:
         ref = exp.column(column)
@@ -90,7 +94,9 @@ def _pg_index(name: str, table: exp.Table, keys: list[tuple[str, str | None]]) -
             part = ref
         parts.append(part.sql(dialect=HermesPostgres))
     target = table.sql(dialect=HermesPostgres)
-    return f'CREATE UNIQUE INDEX "{name}" ON {target} ({", ".join(parts)})'
+    oid = "'" + target.replace("'", "''") + "'::regclass::oid::text"
+    return (f"DO $hdb$BEGIN EXECUTE 'CREATE UNIQUE INDEX ' || quote_ident('hdb_ux_{number}_' || {oid})"
+            f" || $k$ ON {target} ({', '.join(parts)})$k$; END$hdb$")
 
 
 def collated_keys(tree: exp.Expression, ctx: Context) -> exp.Expression:
@@ -114,6 +120,6 @@ def collated_keys(tree: exp.Expression, ctx: Context) -> exp.Expression:
         if name is None:
             continue  # SQLite made no index of its own for it (a duplicate of another key)
         node.pop()
-        after.append(_pg_index(name, schema.this, keys))
+        after.append(_pg_index(name.rsplit("_", 1)[1], schema.this, keys))
     ctx.facts["after"] = tuple(after)
     return tree
