@@ -102,9 +102,9 @@ _SQL: list[Pass] = [
     datetime.sqlite_datetime,
     math_functions.sqlite_math,  # before sqlite_numbers: its casts of text read the numeric prefix
     arithmetic.sqlite_numbers,
+    blobs.sqlite_blobs,  # before substr, LIKE, sqlite_text and functions: they read its blob tags
     strings.sqlite_substr,
     strings.sqlite_like,
-    blobs.sqlite_blobs,  # before sqlite_text and functions: hex() and typeof() read its blob tags
     sqlite_text.sqlite_text,
     json.sqlite_json,
     functions.sqlite_functions,

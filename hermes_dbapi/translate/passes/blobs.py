@@ -26,9 +26,7 @@ from ..context import Context
 from ._build import call
 from ._walk import bottom_up
 from .arithmetic import column_affinity
-from .c_strings import can_hold_nul
-
-BLOB = "hdb_blob"  # meta: this expression's value is a blob
+from .c_strings import BLOB, can_hold_nul
 _BLOB_TYPES = (exp.DataType.Type.VARBINARY, exp.DataType.Type.BINARY, exp.DataType.Type.BLOB)
 _MAX_INLINE = 256  # randomblob(n) with a literal n up to this size: one random() per 4 bytes
 

@@ -13,7 +13,8 @@ read text as a C string: they stop at the first NUL (``length('a' || char(0) ||
   ``replace``, ``hex`` and ``char`` have helpers of their own (:func:`pg_instr` …).
 
 Arguments that cannot hold NUL are left alone: numbers, string literals (sqlite3
-refuses SQL text with NUL), BLOB columns (byte-wise in SQLite too).
+refuses SQL text with NUL), BLOB columns and the blobs ``passes/blobs.py`` makes
+(byte-wise in SQLite too).
 """
 
 from __future__ import annotations
@@ -26,13 +27,14 @@ from .arithmetic import column_affinity
 
 _NUL = "\x00"
 _PG_ESCAPE = "\x01"  # backends/pg_text.py
+BLOB = "hdb_blob"  # meta: this expression's value is a blob (set by passes/blobs.py), read whole
 
 
 def can_hold_nul(x: exp.Expression, ctx: Context) -> bool:
     """Whether the text SQLite reads from ``x`` may hold NUL (or, on PostgreSQL, the escape)."""
     if isinstance(x, exp.Literal):
         return x.is_string and (_NUL in x.this or (not ctx.is_mysql and _PG_ESCAPE in x.this))
-    if isinstance(x, (exp.Null, exp.Neg, exp.HexString, exp.Boolean)):
+    if isinstance(x, (exp.Null, exp.Neg, exp.HexString, exp.Boolean)) or x.meta.get(BLOB):
         return False
     if isinstance(x, exp.Cast) and (x.to.is_type("blob", "varbinary", "binary", "bytea", "int", "bigint", "double")
                                     or isinstance(x.this, (exp.Neg, exp.Literal)) and not x.this.is_string):

@@ -36,6 +36,7 @@ from ._build import call
 from ._walk import bottom_up
 from .arithmetic import column_affinity
 from .text_arguments import as_text
+from .blobs import BLOB, is_blob
 from .c_strings import cstr, reencode
 
 
@@ -112,9 +113,9 @@ def _substr(node: exp.Substring, ctx: Context) -> exp.Expression:
 
 def _blob_substr(node: exp.Substring, ctx: Context) -> exp.Expression:
     """SQLite's substr() of a zero-length BLOB is NULL (the servers give b''):
-    known statically for a column declared BLOB."""
+    known statically for a column declared BLOB and the blobs ``passes/blobs.py`` makes."""
     x = node.this
-    blob = isinstance(x, exp.Column) and column_affinity(x, ctx) == "BLOB"  # before x leaves the tree
+    blob = is_blob(x, ctx)  # before x leaves the tree
     if not blob:
         x = as_text(x, ctx)  # PostgreSQL has no substring of a number
         text = cstr(x, ctx)  # SQLite's substr of text stops at the first NUL
@@ -122,7 +123,9 @@ def _blob_substr(node: exp.Substring, ctx: Context) -> exp.Expression:
         return reencode(_substr(node, ctx), text, ctx)
     result = _substr(node, ctx)
     empty = exp.EQ(this=exp.Length(this=x.copy()), expression=exp.Literal.number(0))
-    return exp.Case(ifs=[exp.If(this=empty, true=exp.Null())], default=result)
+    out = exp.Case(ifs=[exp.If(this=empty, true=exp.Null())], default=result)
+    out.meta[BLOB] = True  # a blob's substr is a blob: length() and the like read it whole
+    return out
 
 
 def sqlite_substr(tree: exp.Expression, ctx: Context) -> exp.Expression:
