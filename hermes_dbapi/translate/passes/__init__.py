@@ -72,6 +72,7 @@ _COMMON: list[Pass] = [
 _SQL: list[Pass] = [
     functions.planner_hints,  # first: likely(x) is x to every pass after it
     functions.count_star,  # before the passes that read an aggregate's argument
+    functions.typeof_classes,  # before the passes that rewrite the expressions it reads
     min_max_rows.extreme_rows,  # before the passes that read the sub-SELECTs it makes (rowid, ORDER BY)
     numeric_cast.mark_numeric_casts,  # before any pass makes casts of its own
     text_operands.text_literal_operands,  # before the passes that read a literal's type

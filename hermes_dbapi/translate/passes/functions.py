@@ -12,7 +12,7 @@ from ... import errors
 from ..context import Context
 from ..generators import SESSION_MARKER
 from ._walk import bottom_up
-from .arithmetic import _is_text, column_affinity
+from .arithmetic import _is_text, column_affinity, is_integer
 from .blobs import BLOB
 from .c_strings import can_hold_nul, cstr, pg_instr, pg_replace
 
@@ -64,6 +64,42 @@ def _static_class(arg: exp.Expression, ctx: Context) -> str | None:
     return None
 
 
+_CLASS = "hdb_class"  # meta of a Typeof node: its argument's storage class, read before the rewrites
+_TEXT_RESULTS = (exp.DPipe, exp.Upper, exp.Lower, exp.Trim, exp.Hex, exp.Typeof, exp.Chr)
+
+
+def _expression_class(arg: exp.Expression, ctx: Context) -> str | None:
+    """The storage class SQLite gives every non-NULL value of an expression, where its
+    form says it (integer arithmetic, comparisons, count/length; REAL arithmetic,
+    avg/round; concatenation and the case/trim/hex functions), else None."""
+    from .math_functions import is_real
+
+    if isinstance(arg, exp.Paren):
+        return _expression_class(arg.this, ctx)
+    if isinstance(arg, (exp.Column, exp.Literal, exp.Cast, exp.HexString)):
+        return None  # _static_class reads these after the rewrites
+    if is_integer(arg, ctx):
+        return "integer"
+    if is_real(arg, ctx) or isinstance(arg, (exp.Avg, exp.Round)) or _anon(arg, "total"):
+        return "real"
+    if isinstance(arg, (exp.Abs, exp.Max, exp.Min)) and not arg.expressions and is_real(arg.this, ctx):
+        return "real"
+    if isinstance(arg, _TEXT_RESULTS):
+        return "text"
+    return None
+
+
+def typeof_classes(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """MariaDB has no typeof(): the class of an expression argument is read from its
+    SQLite form, before other passes rewrite it (:func:`_typeof` uses it)."""
+    if ctx.is_mysql:
+        for node in tree.find_all(exp.Typeof):
+            kind = _expression_class(node.this, ctx)
+            if kind:
+                node.meta[_CLASS] = kind
+    return tree
+
+
 def _typeof(node: exp.Typeof, ctx: Context) -> exp.Expression:
     """PG: map pg_typeof to SQLite's storage class names.  MySQL has no runtime type:
     a value whose kind is known statically (:func:`_static_class`) gets its class."""
@@ -71,7 +107,7 @@ def _typeof(node: exp.Typeof, ctx: Context) -> exp.Expression:
     if isinstance(arg, exp.Null):
         return exp.Literal.string("null")
     if ctx.is_mysql:
-        kind = _static_class(arg, ctx)
+        kind = node.meta.get(_CLASS) or _static_class(arg, ctx)
         if kind is None:
             raise errors.not_supported("typeof() of an expression whose type is not a column's", ctx.dialect)
         if isinstance(arg, (exp.Literal, exp.HexString)):

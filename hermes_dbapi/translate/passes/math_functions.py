@@ -65,17 +65,17 @@ def _arithmetic_right_shift(node: exp.BitwiseRightShift) -> exp.Expression:
     return exp.If(this=negative, true=inverted, false=node.copy())
 
 
-def _real(node: exp.Expression, ctx: Context) -> bool:
+def is_real(node: exp.Expression, ctx: Context) -> bool:
     """A REAL whatever the row (or NULL): a real literal, a REAL column, arithmetic on one."""
     if isinstance(node, (exp.Paren, exp.Neg)):
-        return _real(node.this, ctx)
+        return is_real(node.this, ctx)
     if isinstance(node, exp.Literal):
         return not node.is_string and not node.this.isdigit()
     if isinstance(node, exp.Column):
         return column_affinity(node, ctx) == "REAL"
     if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.Div)):
         sides = (node.this, node.expression)
-        return any(_real(s, ctx) for s in sides) and all(_real(s, ctx) or is_integer(s, ctx) for s in sides)
+        return any(is_real(s, ctx) for s in sides) and all(is_real(s, ctx) or is_integer(s, ctx) for s in sides)
     return False
 
 
@@ -88,10 +88,10 @@ def _whole(x: exp.Expression, ctx: Context) -> exp.Expression:
 
 def _real_modulo(node: exp.Mod, ctx: Context) -> exp.Expression:
     a, b = node.this, node.expression
-    if not (_real(a, ctx) or _real(b, ctx)) or not all(_real(s, ctx) or is_integer(s, ctx) for s in (a, b)):
+    if not (is_real(a, ctx) or is_real(b, ctx)) or not all(is_real(s, ctx) or is_integer(s, ctx) for s in (a, b)):
         return node  # integers, or a side whose kind only the row tells: as the server computes it
-    whole_a = _whole(a.copy(), ctx) if _real(a, ctx) else a.copy()
-    whole_b = _whole(b.copy(), ctx) if _real(b, ctx) else b.copy()
+    whole_a = _whole(a.copy(), ctx) if is_real(a, ctx) else a.copy()
+    whole_b = _whole(b.copy(), ctx) if is_real(b, ctx) else b.copy()
     return _double(exp.Mod(this=whole_a, expression=whole_b, safe=node.args.get("safe")))  # safe: x % 0 is NULL
 
 
