@@ -62,14 +62,21 @@ def test_row_keys_and_description_lose_the_bracketed_type(diff):
     diff.check(run)
 
 
-def test_text_factory_leaves_converted_columns_alone(diff):
+def _check_declared(diff, ddl: str, insert: str, query: str, text_factory: type | None = None) -> None:
+    """One table, one row, one query under PARSE_DECLTYPES: the same rows on every side."""
     def run(side):
         conn = side.connect(detect_types=_std.PARSE_DECLTYPES)
-        conn.text_factory = bytes
-        conn.execute("CREATE TABLE t(a shout, b TEXT)")
-        conn.execute("INSERT INTO t VALUES ('q', 'r')")
-        return conn.execute("SELECT a, b FROM t").fetchall()
+        if text_factory is not None:
+            conn.text_factory = text_factory
+        conn.execute(ddl)
+        conn.execute(insert)
+        return conn.execute(query).fetchall()
     diff.check(run)
+
+
+def test_text_factory_leaves_converted_columns_alone(diff):
+    _check_declared(diff, "CREATE TABLE t(a shout, b TEXT)", "INSERT INTO t VALUES ('q', 'r')",
+                    "SELECT a, b FROM t", text_factory=bytes)
 
 
 def test_fetch_paths_convert_alike(diff):
@@ -83,12 +90,7 @@ def test_fetch_paths_convert_alike(diff):
 
 
 def test_a_converter_that_raises(diff):
-    def run(side):
-        conn = side.connect(detect_types=_std.PARSE_DECLTYPES)
-        conn.execute("CREATE TABLE t(a vec2)")
-        conn.execute("INSERT INTO t VALUES ('not numbers')")
-        return conn.execute("SELECT a FROM t").fetchall()
-    diff.check(run)
+    _check_declared(diff, "CREATE TABLE t(a vec2)", "INSERT INTO t VALUES ('not numbers')", "SELECT a FROM t")
 
 
 def test_without_detect_types_no_converter_runs(diff):
@@ -96,12 +98,7 @@ def test_without_detect_types_no_converter_runs(diff):
 
 
 def test_empty_values_reach_no_converter(diff):
-    def run(side):
-        conn = side.connect(detect_types=_std.PARSE_DECLTYPES)
-        conn.execute("CREATE TABLE t(a shout, b BLOB)")
-        conn.execute("INSERT INTO t VALUES ('', x'')")
-        return conn.execute("SELECT a, b FROM t").fetchall()
-    diff.check(run)
+    _check_declared(diff, "CREATE TABLE t(a shout, b BLOB)", "INSERT INTO t VALUES ('', x'')", "SELECT a, b FROM t")
 
 
 def test_returning_columns_convert_by_their_declared_types(diff):
