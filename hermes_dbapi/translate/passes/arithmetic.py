@@ -17,9 +17,8 @@
   through a regular expression that leaves CAST a clean number (a CAST that
   truncates warns, and strict mode makes that warning an error inside
   INSERT/UPDATE/DELETE).
-* A column's affinity is its declared type's; an unqualified column belongs to
-  the one table of the innermost query around it that has it (an INSERT ...
-  SELECT or a join reads it as SQLite resolves it).
+* What class an operand has (integer, REAL, text) is read by
+  ``value_classes.py``.
 """
 
 from __future__ import annotations
@@ -28,151 +27,8 @@ from sqlglot import exp
 
 from ..context import Context
 from ._walk import bottom_up
-from .booleans import PREDICATES
+from .value_classes import is_integer, is_text, maybe_real
 
-_INT_FUNCS = (exp.Count, exp.Length, exp.StrPosition)
-
-
-def _own_tables(node: exp.Expression) -> list[str]:
-    """The tables a SELECT, UPDATE or DELETE reads directly (not those of its subqueries)."""
-    sources = [node.this] if isinstance(node, (exp.Update, exp.Delete)) else []
-    source = node.args.get("from_") or node.args.get("from")
-    if source is not None:
-        sources.append(source.this)
-    sources.extend(join.this for join in node.args.get("joins") or [])
-    return [t.name for t in sources if isinstance(t, exp.Table)]
-
-
-def _holder(column: exp.Column, ctx: Context) -> str | None:
-    """The table an unqualified column belongs to: the one table of the innermost
-    query around it that has such a column (an outer query's for a correlated
-    subquery), as SQLite resolves it."""
-    wanted = column.name.lower()
-    node = column.parent
-    while node is not None:
-        if isinstance(node, (exp.Select, exp.Update, exp.Delete)):
-            holders = [t for t in dict.fromkeys(_own_tables(node))
-                       if any(name.lower() == wanted for name, _d, _k in ctx.schema.columns(t))]
-            if holders:
-                return holders[0] if len(holders) == 1 else None
-        node = node.parent
-    return None
-
-
-def column_table(column: exp.Column, ctx: Context) -> str | None:
-    """The catalog table a column reference names, as SQLite resolves it (None: unknown)."""
-    tree = column.root()
-    tables = [t for t in tree.find_all(exp.Table)]
-    table = None
-    ctx.schema_dependent = True
-    if column.table:
-        for t in tables:
-            if column.table.lower() in (t.name.lower(), (t.alias or "").lower()):
-                table = t.name
-    elif len({t.name for t in tables}) == 1:
-        table = tables[0].name
-    else:
-        table = _holder(column, ctx)
-    return table
-
-
-def column_affinity(column: exp.Column, ctx: Context) -> str | None:
-    table = column_table(column, ctx)
-    if table is None:
-        return None
-    for name, declared, _keyed in ctx.schema.columns(table):
-        if name.lower() == column.name.lower():
-            upper = (declared or "").upper()
-            if "INT" in upper:
-                return "INTEGER"
-            if any(k in upper for k in ("CHAR", "CLOB", "TEXT")):
-                return "TEXT"
-            if any(k in upper for k in ("REAL", "FLOA", "DOUB")):
-                return "REAL"
-            if "BLOB" in upper:
-                return "BLOB"
-            return None
-    return None
-
-
-def is_numeric_column(node: exp.Expression, ctx: Context) -> bool:
-    """A column with INTEGER or REAL affinity: SQLite turns text compared with it into a number."""
-    return isinstance(node, exp.Column) and column_affinity(node, ctx) in ("INTEGER", "REAL")
-
-
-def is_integer(node: exp.Expression, ctx: Context) -> bool:
-    """True when ``node`` is an integer in SQLite whatever the row (or NULL)."""
-    if isinstance(node, exp.Paren):
-        return is_integer(node.this, ctx)
-    if isinstance(node, exp.Literal):
-        return not node.is_string and node.this.isdigit()
-    if isinstance(node, exp.Neg):
-        return is_integer(node.this, ctx)
-    if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.Mod, exp.IntDiv)):
-        return is_integer(node.this, ctx) and is_integer(node.expression, ctx)
-    if isinstance(node, exp.Div):
-        return is_integer(node.this, ctx) and is_integer(node.expression, ctx)
-    if isinstance(node, _INT_FUNCS + (exp.Sign,)):
-        return True
-    if isinstance(node, (exp.Sum, exp.Max, exp.Min, exp.Abs)) and not isinstance(node.this, exp.Distinct):
-        return is_integer(node.this, ctx) and all(is_integer(e, ctx) for e in node.expressions)
-    if isinstance(node, (exp.Greatest, exp.Least, exp.Coalesce)):
-        return all(is_integer(e, ctx) for e in (node.this, *node.expressions))
-    if isinstance(node, PREDICATES):
-        return True  # 0/1 in SQLite
-    if isinstance(node, exp.If):
-        return all(b is None or isinstance(b, exp.Null) or is_integer(b, ctx)
-                   for b in (node.args.get("true"), node.args.get("false")))
-    if isinstance(node, exp.Nullif):
-        return is_integer(node.this, ctx)
-    if isinstance(node, exp.Case):
-        branches = [i.args.get("true") for i in node.args.get("ifs") or []] + [node.args.get("default")]
-        return all(b is None or isinstance(b, exp.Null) or is_integer(b, ctx) for b in branches)
-    if isinstance(node, exp.Subquery) and isinstance(node.this, (exp.Subquery, exp.Paren)):
-        return is_integer(node.this, ctx)  # ((SELECT …))
-    if isinstance(node, exp.Subquery) and isinstance(node.this, exp.Select) and len(node.this.expressions) == 1:
-        item = node.this.expressions[0]
-        return is_integer(item.this if isinstance(item, exp.Alias) else item, ctx)
-    if isinstance(node, exp.Cast):
-        return node.to.is_type(*exp.DataType.INTEGER_TYPES)
-    if isinstance(node, exp.Column):
-        return column_affinity(node, ctx) == "INTEGER"
-    return False
-
-
-def _real_literal(node: exp.Expression) -> bool:
-    inner = node.this if isinstance(node, exp.Neg) else node
-    return isinstance(inner, exp.Literal) and not inner.is_string and not inner.this.isdigit()
-
-
-_TEXT_NODES = (exp.DPipe, exp.Concat, exp.Substring, exp.Upper, exp.Lower, exp.Trim, exp.Replace, exp.Placeholder)
-
-
-def _maybe_real(node: exp.Expression, ctx: Context) -> bool:
-    """Could ``node`` be a REAL with a fraction?  (Text and integers are cast as they are.)"""
-    if isinstance(node, exp.Paren):
-        return _maybe_real(node.this, ctx)
-    if isinstance(node, exp.Null):
-        return False
-    if _real_literal(node):
-        return True
-    if isinstance(node, exp.Literal) or isinstance(node, _TEXT_NODES) or is_integer(node, ctx):
-        return False
-    if isinstance(node, exp.Column):
-        return column_affinity(node, ctx) == "REAL"
-    if isinstance(node, exp.Cast):
-        return not node.to.is_type(*exp.DataType.TEXT_TYPES)
-    return not isinstance(node, exp.Anonymous)  # helpers and unknown functions: their own type
-
-
-def _is_text(node: exp.Expression, ctx: Context) -> bool:
-    if isinstance(node, exp.Paren):
-        return _is_text(node.this, ctx)
-    if isinstance(node, exp.Literal):
-        return node.is_string
-    if isinstance(node, exp.Column):
-        return column_affinity(node, ctx) == "TEXT"
-    return isinstance(node, _TEXT_NODES) and not isinstance(node, exp.Placeholder)
 
 
 # MariaDB: the numeric prefix SQLite reads, as the sign, then "0" and the digits (so that
@@ -201,7 +57,7 @@ def _my_lenient(node: exp.Cast) -> exp.Expression | None:
 
 def _lenient(node: exp.Cast, ctx: Context) -> exp.Expression | None:
     """Text cast to INTEGER/REAL through SQLite's numeric-prefix reading (PG: helpers/pg_cast.py)."""
-    if not _is_text(node.this, ctx):
+    if not is_text(node.this, ctx):
         return None
     if ctx.is_mysql:
         return _my_lenient(node)
@@ -219,7 +75,7 @@ def _cast(node: exp.Cast, ctx: Context) -> exp.Expression:
     if not node.to.is_type(*exp.DataType.INTEGER_TYPES):
         return node
     value = node.this
-    if _maybe_real(value, ctx):
+    if maybe_real(value, ctx):
         trunc = "TRUNCATE" if ctx.is_mysql else "TRUNC"
         args = [value.copy(), exp.Literal.number(0)] if ctx.is_mysql else [value.copy()]
         cast = exp.Cast(this=exp.Anonymous(this=trunc, expressions=args), to=exp.DataType.build("BIGINT"))

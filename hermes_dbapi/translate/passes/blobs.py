@@ -25,7 +25,7 @@ from sqlglot import exp
 from ..context import Context
 from ._build import call
 from ._walk import bottom_up
-from .arithmetic import column_affinity
+from .value_classes import column_affinity
 from .c_strings import BLOB, can_hold_nul
 _BLOB_TYPES = (exp.DataType.Type.VARBINARY, exp.DataType.Type.BINARY, exp.DataType.Type.BLOB)
 _MAX_INLINE = 256  # randomblob(n) with a literal n up to this size: one random() per 4 bytes

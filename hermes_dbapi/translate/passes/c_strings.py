@@ -23,7 +23,7 @@ from sqlglot import exp
 
 from ..context import Context
 from ._build import call
-from .arithmetic import column_affinity
+from .value_classes import column_affinity
 
 _NUL = "\x00"
 _PG_ESCAPE = "\x01"  # backends/pg_text.py

@@ -26,7 +26,7 @@ from sqlglot import exp
 
 from ...fts.sqlvalues import real_to_text
 from ..context import Context
-from .arithmetic import column_affinity
+from .value_classes import column_affinity
 
 _ORDERED = (exp.EQ, exp.NEQ, exp.LT, exp.LTE, exp.GT, exp.GTE, exp.NullSafeEQ, exp.NullSafeNEQ)
 _MIRROR = {exp.LT: exp.GT, exp.LTE: exp.GTE, exp.GT: exp.LT, exp.GTE: exp.LTE}

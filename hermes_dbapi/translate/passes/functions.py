@@ -12,7 +12,7 @@ from ... import errors
 from ..context import Context
 from ..generators import SESSION_MARKER
 from ._walk import bottom_up
-from .arithmetic import _is_text, column_affinity, is_integer
+from .value_classes import column_affinity, is_text, storage_class
 from .blobs import BLOB
 from .c_strings import can_hold_nul, cstr, pg_instr, pg_replace
 
@@ -65,28 +65,17 @@ def _static_class(arg: exp.Expression, ctx: Context) -> str | None:
 
 
 _CLASS = "hdb_class"  # meta of a Typeof node: its argument's storage class, read before the rewrites
-_TEXT_RESULTS = (exp.DPipe, exp.Upper, exp.Lower, exp.Trim, exp.Hex, exp.Typeof, exp.Chr)
 
 
 def _expression_class(arg: exp.Expression, ctx: Context) -> str | None:
     """The storage class SQLite gives every non-NULL value of an expression, where its
     form says it (integer arithmetic, comparisons, count/length; REAL arithmetic,
     avg/round; concatenation and the case/trim/hex functions), else None."""
-    from .math_functions import is_real
-
-    if isinstance(arg, exp.Paren):
-        return _expression_class(arg.this, ctx)
-    if isinstance(arg, (exp.Column, exp.Literal, exp.Cast, exp.HexString)):
+    while isinstance(arg, exp.Paren):
+        arg = arg.this
+    if isinstance(arg, (exp.Column, exp.Literal, exp.Cast, exp.HexString, exp.Null)):
         return None  # _static_class reads these after the rewrites
-    if is_integer(arg, ctx):
-        return "integer"
-    if is_real(arg, ctx) or isinstance(arg, (exp.Avg, exp.Round)) or _anon(arg, "total"):
-        return "real"
-    if isinstance(arg, (exp.Abs, exp.Max, exp.Min)) and not arg.expressions and is_real(arg.this, ctx):
-        return "real"
-    if isinstance(arg, _TEXT_RESULTS):
-        return "text"
-    return None
+    return storage_class(arg, ctx)
 
 
 def typeof_classes(tree: exp.Expression, ctx: Context) -> exp.Expression:
@@ -251,7 +240,7 @@ def _avg(node: exp.Avg, ctx: Context) -> exp.Expression:
     decimals, PostgreSQL as NUMERIC (an integral average of large integers reads
     back as an int)."""
     target = node.this.expressions[0] if isinstance(node.this, exp.Distinct) else node.this
-    if not ctx.is_mysql and _is_text(target, ctx):
+    if not ctx.is_mysql and is_text(target, ctx):
         return node  # PostgreSQL has no cast of 'abc' to 0 here (nor avg of text): its error stays
     double = exp.DataType.build("DOUBLE") if ctx.is_mysql else exp.DataType.build("DOUBLE PRECISION", dialect="postgres")
     target.replace(exp.Cast(this=target.copy(), to=double))

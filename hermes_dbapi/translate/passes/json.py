@@ -27,7 +27,7 @@ from sqlglot import exp
 from ... import errors
 from ..context import Context
 from ._build import call
-from .arithmetic import is_numeric_column
+from .value_classes import is_integer, is_numeric_column
 from ._walk import bottom_up
 
 _ANON = {
@@ -493,7 +493,6 @@ def _json_divisions(tree: exp.Expression, ctx: Context) -> exp.Expression:
     """PostgreSQL: ``x / y`` with a JSON value is ``hdb_jdiv(x, y, x_int, y_int)``: an
     integer division when both are integers, told at run time for a JSON value (its
     numeric scale: hdb_jnum keeps a decimal for reals) and from the types otherwise."""
-    from .arithmetic import is_integer
 
     def rewrite(node: exp.Expression) -> exp.Expression:
         if not (isinstance(node, exp.Div) and node.meta.get(_JSON_DIV)):

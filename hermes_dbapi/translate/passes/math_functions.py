@@ -26,7 +26,7 @@ from sqlglot import exp
 
 from ..context import Context
 from ._build import call
-from .arithmetic import column_affinity, is_integer
+from .value_classes import is_integer, is_real
 
 
 def _double(x: exp.Expression) -> exp.Expression:
@@ -65,18 +65,6 @@ def _arithmetic_right_shift(node: exp.BitwiseRightShift) -> exp.Expression:
     return exp.If(this=negative, true=inverted, false=node.copy())
 
 
-def is_real(node: exp.Expression, ctx: Context) -> bool:
-    """A REAL whatever the row (or NULL): a real literal, a REAL column, arithmetic on one."""
-    if isinstance(node, (exp.Paren, exp.Neg)):
-        return is_real(node.this, ctx)
-    if isinstance(node, exp.Literal):
-        return not node.is_string and not node.this.isdigit()
-    if isinstance(node, exp.Column):
-        return column_affinity(node, ctx) == "REAL"
-    if isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.Div)):
-        sides = (node.this, node.expression)
-        return any(is_real(s, ctx) for s in sides) and all(is_real(s, ctx) or is_integer(s, ctx) for s in sides)
-    return False
 
 
 def _whole(x: exp.Expression, ctx: Context) -> exp.Expression:

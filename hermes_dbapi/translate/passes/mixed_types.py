@@ -25,10 +25,9 @@ from __future__ import annotations
 from sqlglot import exp
 
 from ..context import Context
-from .arithmetic import _is_text, _real_literal, column_affinity, is_integer
+from .value_classes import storage_class
 
 _BRANCHING = (exp.Coalesce, exp.If, exp.Case, exp.Paren)
-_REAL_TYPES = (exp.DataType.Type.DOUBLE, exp.DataType.Type.FLOAT)
 
 
 def _results(node: exp.Expression) -> list[exp.Expression]:
@@ -46,22 +45,13 @@ def _results(node: exp.Expression) -> list[exp.Expression]:
     return [leaf for b in branches if b is not None for leaf in _results(b)]
 
 
+_LETTER = {"integer": "i", "real": "r", "text": "t", "null": ""}  # the result hook's tags
+
+
 def _storage_class(node: exp.Expression, ctx: Context) -> str | None:
-    """'i', 'r' or 't' when every non-NULL value of ``node`` has that class; '' for
-    the NULL literal; None when unknown."""
-    if isinstance(node, exp.Null):
-        return ""
-    if is_integer(node, ctx):
-        return "i"
-    if _real_literal(node) or isinstance(node, exp.Avg):
-        return "r"
-    if isinstance(node, exp.Column) and column_affinity(node, ctx) == "REAL":
-        return "r"
-    if isinstance(node, exp.Cast) and node.to.is_type(*_REAL_TYPES):
-        return "r"
-    if _is_text(node, ctx):
-        return "t"
-    return None
+    """The tag letter of ``node``'s class ('' for the NULL literal); None when unknown."""
+    kind = storage_class(node, ctx)
+    return None if kind is None else _LETTER[kind]
 
 
 def _classes(item: exp.Expression, ctx: Context, plain_too: bool = False) -> set[str] | None:

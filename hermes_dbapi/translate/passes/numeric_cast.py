@@ -18,7 +18,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from ..context import Context
-from .arithmetic import _maybe_real, is_integer
+from .value_classes import is_integer, maybe_real
 
 _NUMERIC = (exp.DataType.Type.DECIMAL,)
 
@@ -42,7 +42,7 @@ def _pg_cast(node: exp.Cast, ctx: Context) -> None:
     """PostgreSQL: the NUMERIC result loads as int when integral, as float otherwise."""
     if is_integer(node.this, ctx):
         node.replace(node.this.copy())
-    elif _maybe_real(node.this, ctx):
+    elif maybe_real(node.this, ctx):
         node.set("to", exp.DataType.build("DOUBLE PRECISION", dialect="postgres"))
     else:
         node.replace(exp.Anonymous(this="trim_scale", expressions=[node.copy()]))  # '4.0' → 4, as SQLite
@@ -73,7 +73,7 @@ def numeric_cast(tree: exp.Expression, ctx: Context) -> exp.Expression:
         at = next((i for i, candidate in enumerate(top) if candidate is item), -1)
         if is_integer(node.this, ctx):
             node.replace(node.this.copy())  # SQLite: an INTEGER stays itself
-        elif _maybe_real(node.this, ctx) and not isinstance(node.this, (exp.Literal, exp.Neg)):
+        elif maybe_real(node.this, ctx) and not isinstance(node.this, (exp.Literal, exp.Neg)):
             node.set("to", exp.DataType.build("DOUBLE", dialect="mysql"))  # a REAL stays REAL (4.0 too)
         elif plain and at >= 0:
             typed.add(at)

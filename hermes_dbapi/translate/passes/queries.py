@@ -28,7 +28,7 @@ from ... import errors
 from ..context import Context
 from ._build import qualifier, rtrim
 from ._walk import reached
-from .arithmetic import column_table
+from .value_classes import column_table
 
 
 def constant_order_keys(tree: exp.Expression, ctx: Context) -> exp.Expression:

@@ -25,7 +25,8 @@ from ..context import Context
 from ..glob_regex import server_regex
 from ..params import marker_index
 from ._walk import bottom_up
-from .arithmetic import _cast, column_affinity, is_integer
+from .arithmetic import _cast
+from .value_classes import column_affinity, is_integer
 from .blobs import BLOB, is_blob
 from .c_strings import can_hold_nul, cstr, reencode
 

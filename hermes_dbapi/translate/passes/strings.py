@@ -34,7 +34,7 @@ from ... import errors
 from ..context import Context
 from ._build import call
 from ._walk import bottom_up
-from .arithmetic import column_affinity
+from .value_classes import column_affinity
 from .text_arguments import as_text
 from .blobs import BLOB, is_blob
 from .c_strings import cstr, reencode

@@ -16,7 +16,7 @@ from sqlglot import exp
 
 from ...fts.sqlvalues import real_to_text
 from ..context import Context
-from .arithmetic import is_integer, is_numeric_column
+from .value_classes import is_integer, is_numeric_column
 
 # the text arguments of each function SQLite converts numbers for
 _TEXT_ARGS: dict[type[exp.Expression], tuple[str, ...]] = {

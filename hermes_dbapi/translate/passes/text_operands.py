@@ -28,7 +28,7 @@ from sqlglot import exp
 
 from ..._stdlib import sqlite3
 from ..context import Context
-from .arithmetic import is_numeric_column
+from .value_classes import is_numeric_column
 
 _ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod)
 _COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
