@@ -22,7 +22,7 @@ from psycopg.types.string import TextLoader
 from ..errors import postgres as pg_errors
 from ..translate import pg_names
 from ..url import Target
-from . import pg_copy, pg_direct, pg_float, pg_text
+from . import pg_copy, pg_direct, pg_float, pg_quiet, pg_text
 from .base import Backend, RawCursor, unreachable
 from . import faults, locks  # issue 5: lost connections, lock=table (backends/faults.py, locks.py)
 from .._stdlib import sqlite3
@@ -170,6 +170,7 @@ class PostgresBackend(faults.PgFaults, Backend):
                 reason = reason.replace(url.password, "***")
             raise unreachable(target, reason) from None
         _configure_types(conn)
+        pg_quiet.own(conn)
         backend = cls(conn, namespace, target.read_only)
         backend._faults_init(target)  # issue 5: reconnect settings + idle-socket probe
         backend._ensure_namespace()

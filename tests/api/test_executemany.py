@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from .harness import attempt
@@ -98,3 +100,19 @@ def test_executemany_lastrowid_after_execute(diff):
         return first, cur.lastrowid, conn.execute("SELECT 1").lastrowid
 
     diff.check(run)
+
+
+def test_a_failed_executemany_logs_nothing(diff, caplog):
+    """sqlite3 prints nothing when an executemany fails part-way; the driver's own
+    warning about the batch it had to abandon (psycopg's pipeline) stays quiet too."""
+
+    def run(side):
+        conn = side.connect()
+        conn.execute(CREATE)
+        conn.executemany(INSERT, [("a", 1), ("b", 2), ("c", 3)])
+        error = attempt(conn.executemany, "UPDATE t SET name = ? WHERE n = ?", [("z", 1), ("z", 2), ("y", 3)])
+        return error, conn.execute(ROWS).fetchall()
+
+    with caplog.at_level(logging.DEBUG):
+        diff.check(run)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
