@@ -14,7 +14,7 @@ import sys
 import threading
 from typing import Any, Iterable, Iterator, Sequence
 
-from . import binding, detect_types, errors, returning, returning_ids, statements, stdclass, upsert_rows
+from . import binding, detect_types, errors, returning, returning_ids, statements, stdclass, tracing, upsert_rows
 from .batch import plain_bindable
 from .batch import profile as batch_profile
 from ._stdlib import sqlite3
@@ -135,6 +135,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         self._closed = False
         self._drop_on_close = drop_on_close
         self._detect_types = detect_types  # sqlite3 keeps it private too
+        self._trace: Any = None  # set_trace_callback (tracing.py)
         self._decltypes: dict[tuple[int, str], tuple[str | None, ...] | None] = {}  # (schema epoch, SQL)
         self.row_factory: Any = None
         self.text_factory: Any = str
@@ -229,9 +230,11 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         self._check()
         if value is True and self.in_transaction:
             self._tx.commit()
+            tracing.emit(self, "COMMIT")
         self._autocommit = value if value is LEGACY else bool(value)
         if self._autocommit is False and not self.in_transaction:
             self._tx.begin("DEFERRED")
+            tracing.emit(self, "BEGIN")
 
     @property
     def in_transaction(self) -> bool:
@@ -281,8 +284,10 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             if self._backend.in_transaction:
                 self._tx.commit()
                 self._after_transaction_end()
+                tracing.emit(self, "COMMIT")
             if self._autocommit is False:
                 self._tx.begin("DEFERRED")
+                tracing.emit(self, "BEGIN")
 
     def rollback(self) -> None:
         self._check()
@@ -292,8 +297,10 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             if self._backend.in_transaction:
                 self._tx.rollback()
                 self._after_transaction_end(rolled_back=True)
+                tracing.emit(self, "ROLLBACK")
             if self._autocommit is False:
                 self._tx.begin("DEFERRED")
+                tracing.emit(self, "BEGIN")
 
     def _rollback_whole_transaction(self) -> None:
         """``INSERT/UPDATE OR ROLLBACK``: a constraint failure ends the transaction, as in SQLite."""
@@ -311,6 +318,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             try:
                 if self._backend.in_transaction and self._autocommit is False:
                     self._tx.rollback()
+                    tracing.emit(self, "ROLLBACK")
                 elif self._backend.in_transaction:
                     self._tx.rollback()
                 if self._drop_on_close:
@@ -452,7 +460,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
                     return
                 raise refined from None
             except sqlite3.Error as exc:
-                if began and _compile_time(exc):
+                if began and errors.compile_time(exc):
                     self._tx.rollback()  # sqlite3 prepares before BEGIN: no transaction then
                 if str(exc) == _SERVER_MATCH:
                     from .errors import refine
@@ -927,20 +935,27 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
         with self._lock:
             if self._autocommit is LEGACY and self._backend.in_transaction:
                 self._tx.commit()
+                tracing.emit(self, "COMMIT")
             kept = (cursor.rowcount, cursor.lastrowid)  # sqlite3 leaves these alone
             for statement in statements.split_script(script):
-                keyword = statements.leading_keyword(statement)
-                if self._run_special(cursor, statement, keyword, ()):
-                    continue
-                if _fts(self).handle(cursor, statement, keyword, (), script=True):  # FTS5 tables and their sync triggers
-                    continue
-                translation = self._translation(statement)
-                if translation.update_or in conflict_clause.ROW_BY_ROW:
-                    _fts(self).row_by_row(cursor, statement, keyword, (), script=True)
-                    continue
-                params = self._bind(statement, translation, ())
-                self._run(cursor, statement, translation, params, keyword)
+                if self._trace is None:
+                    self._script_statement(cursor, statement)
+                else:
+                    tracing.reported(self, statement, (), lambda: self._script_statement(cursor, statement))
             cursor._set_result(None, *kept)
+
+    def _script_statement(self, cursor: Cursor, statement: str) -> None:
+        keyword = statements.leading_keyword(statement)
+        if self._run_special(cursor, statement, keyword, ()):
+            return
+        if _fts(self).handle(cursor, statement, keyword, (), script=True):  # FTS5 tables and their sync triggers
+            return
+        translation = self._translation(statement)
+        if translation.update_or in conflict_clause.ROW_BY_ROW:
+            _fts(self).row_by_row(cursor, statement, keyword, (), script=True)
+            return
+        params = self._bind(statement, translation, ())
+        self._run(cursor, statement, translation, params, keyword)
 
     def _check_progress(self) -> None:
         if self._progress is not None and self._progress[0]():
@@ -954,6 +969,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
 
     def set_trace_callback(self, trace_callback: Any) -> None:
         self._check()
+        self._trace = trace_callback
 
     def set_authorizer(self, authorizer_callback: Any) -> None:
         self._check()
@@ -1075,12 +1091,6 @@ def _may_set_column(driver_sql: str, column: str) -> bool:
 
 
 _SERVER_MATCH = 'near "MATCH": syntax error'  # a MATCH without an FTS5 table reached the server
-
-
-def _compile_time(exc: sqlite3.Error) -> bool:
-    """Errors SQLite raises while preparing a statement, before any BEGIN."""
-    text = str(exc)
-    return text.startswith(("no such table", "no such column", "no such function", "near ")) or "syntax error" in text
 
 
 def _names_missing_object(exc: sqlite3.Error) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from threading import get_ident
 from typing import TYPE_CHECKING, Any, Iterator
 
-from . import detect_types, errors, stdclass
+from . import detect_types, errors, stdclass, tracing
 from .backends.base import RawCursor
 from ._stdlib import sqlite3
 from .row import is_row_class, row_builder
@@ -146,8 +146,12 @@ class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
         self._check()
         if kwargs or not 1 <= len(args) <= 2 or type(args[0]) is not str:
             _check_call(_PROBE_CURSOR, "execute", args, kwargs, 1, 2)
-        self._connection._execute_on(self, args[0], args[1] if len(args) > 1 else ())
-        if self._connection._detect_types and self._names:
+        conn = self._connection
+        if conn._trace is None:
+            conn._execute_on(self, args[0], args[1] if len(args) > 1 else ())
+        else:
+            tracing.execute(conn, self, args[0], args[1] if len(args) > 1 else ())
+        if conn._detect_types and self._names:
             self._detect_types(args[0])
         return self
 
@@ -167,7 +171,10 @@ class Cursor(sqlite3.Cursor, metaclass=stdclass.StdAware):
     def executemany(self, *args: Any, **kwargs: Any) -> "Cursor":
         self._check()
         _check_call(_PROBE_CURSOR, "executemany", args, kwargs, 2, 2)
-        self._connection._executemany_on(self, args[0], args[1])
+        if self._connection._trace is None:
+            self._connection._executemany_on(self, args[0], args[1])
+        else:
+            tracing.executemany(self._connection, self, args[0], args[1])
         return self
 
     def executescript(self, *args: Any, **kwargs: Any) -> "Cursor":

@@ -72,6 +72,12 @@ def programming(message: str) -> sqlite3.Error:
     return make(sqlite3.ProgrammingError, message, None)
 
 
+def compile_time(exc: BaseException) -> bool:
+    """Errors SQLite raises while preparing a statement: it never ran (and no BEGIN before it)."""
+    text = str(exc)
+    return text.startswith(("no such table", "no such column", "no such function", "near ")) or "syntax error" in text
+
+
 def not_supported(construct: str, backend: str) -> sqlite3.Error:
     return make(sqlite3.NotSupportedError, f"{construct} is not supported on {backend}", "SQLITE_ERROR")
 

@@ -24,6 +24,7 @@ class ParamScan:
     sql: str  # the statement with every parameter replaced by :__hdb_pN
     count: int  # highest index, as sqlite3_bind_parameter_count()
     names: tuple[str | None, ...]  # per index (1-based at position i-1): ":a", "@a", "$a" or None
+    spans: tuple[tuple[int, int, int], ...] = ()  # (start, end, index) of each parameter in the original text
 
 
 def scan(sql: str) -> ParamScan:
@@ -34,6 +35,7 @@ def scan(sql: str) -> ParamScan:
     names: dict[int, str | None] = {}
     by_name: dict[str, int] = {}
     highest = 0
+    spans: list[tuple[int, int, int]] = []
     i = 0
     while i < len(tokens):
         tok = tokens[i]
@@ -58,6 +60,7 @@ def scan(sql: str) -> ParamScan:
             index, highest = _named(tok.text, by_name, names, highest)
             span = (tok.start, tok.end)
         if span is not None:
+            spans.append((span[0], span[1] + 1, index))
             pieces.append(sql[last : span[0]])
             pieces.append(f":{MARKER}{index}")
             last = span[1] + 1
@@ -65,7 +68,7 @@ def scan(sql: str) -> ParamScan:
     if last == 0:
         return ParamScan(sql, 0, ())
     pieces.append(sql[last:])
-    return ParamScan("".join(pieces), highest, tuple(names.get(n) for n in range(1, highest + 1)))
+    return ParamScan("".join(pieces), highest, tuple(names.get(n) for n in range(1, highest + 1)), tuple(spans))
 
 
 def _is_name(text: str) -> bool:
