@@ -23,7 +23,7 @@ _SQLITE = SQLite()
 class ParamScan:
     sql: str  # the statement with every parameter replaced by :__hdb_pN
     count: int  # highest index, as sqlite3_bind_parameter_count()
-    names: tuple[str | None, ...]  # per index (1-based at position i-1): ":a", "@a", "$a" or None
+    names: tuple[str | None, ...]  # per index (1-based at position i-1): ":a", "@a", "$a", "?NNN" or None
     spans: tuple[tuple[int, int, int], ...] = ()  # (start, end, index) of each parameter in the original text
 
 
@@ -45,6 +45,8 @@ def scan(sql: str) -> ParamScan:
         if tok.token_type == TokenType.PLACEHOLDER:
             if adjacent and nxt.token_type == TokenType.NUMBER and nxt.text.isdigit():
                 index = int(nxt.text)
+                if names.get(index) is None:  # an index without a name takes "?NNN" (sqlite3 3.12+ warns of a sequence)
+                    names[index] = "?" + nxt.text
                 highest = max(highest, index)
                 span, i = (tok.start, nxt.end), i + 1
             else:

@@ -40,6 +40,9 @@ BINDINGS = {
     "qmark_numbered": ("SELECT ?1, ?2", (1, 2)),
     "qmark_numbered_reversed": ("SELECT ?2, ?1", (1, 2)),
     "qmark_numbered_repeated": ("SELECT ?1, ?1, ?1", (5,)),
+    "qmark_numbered_from_dict": ("SELECT ?2, ?1", {"1": "a", "2": "b"}),  # ?NNN is named "?NNN": key "NNN"
+    "qmark_numbered_with_gap": ("SELECT ?3, ?1", (1, 2, 3)),
+    "qmark_then_numbered": ("SELECT ?, ?1, ?2", (1, 2)),
     "no_parameters_empty_tuple": ("SELECT 1", ()),
     "no_parameters_empty_list": ("SELECT 1", []),
     "no_parameters_empty_dict": ("SELECT 1", {}),
