@@ -54,9 +54,12 @@ def expanded(conn: Any, sql: str, parameters: Any) -> str:
     found = params.scan(sql)
     if not found.count:
         return sql
-    with warnings.catch_warnings():  # the statement's own binding already warned
-        warnings.simplefilter("ignore", DeprecationWarning)
-        values = binding.bind_scanned(conn, sql, found, parameters)
+    try:
+        with warnings.catch_warnings():  # the statement's own binding already warned
+            warnings.simplefilter("ignore", DeprecationWarning)
+            values = binding.bind_scanned(conn, sql, found, parameters)
+    except Exception:  # parameters that bound once but not twice (a one-shot sequence): as written
+        return sql
     pieces, last = [], 0
     for start, end, index in found.spans:
         pieces.append(sql[last:start])
