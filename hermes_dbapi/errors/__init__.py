@@ -78,6 +78,9 @@ def compile_time(exc: BaseException) -> bool:
     return text.startswith(("no such table", "no such column", "no such function", "near ")) or "syntax error" in text
 
 
+REAL_OVERFLOW = "REAL arithmetic past the range of a double (SQLite gives Inf or -Inf)"
+
+
 def not_supported(construct: str, backend: str) -> sqlite3.Error:
     return make(sqlite3.NotSupportedError, f"{construct} is not supported on {backend}", "SQLITE_ERROR")
 

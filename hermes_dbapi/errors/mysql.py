@@ -12,7 +12,7 @@ from typing import Callable
 
 from .._stdlib import sqlite3
 from ..translate import mysql_names
-from . import make
+from . import REAL_OVERFLOW, make, not_supported
 
 Lookup = Callable[[str, tuple], list]
 Rule = Callable[[str, Lookup, str], sqlite3.Error]
@@ -141,7 +141,10 @@ def _no_such_function(message: str, lookup: Lookup, table: str) -> sqlite3.Error
 
 
 def _overflow(message: str, lookup: Lookup, table: str) -> sqlite3.Error:
-    """SQLite raises this where a 64-bit result cannot be held (abs(), sum())."""
+    """SQLite raises this where a 64-bit result cannot be held (abs(), sum()); a double
+    that overflows ("DOUBLE value is out of range") is Inf in SQLite instead."""
+    if message.startswith("DOUBLE value is out of range"):
+        return not_supported(REAL_OVERFLOW, "mariadb")
     if "BIGINT" not in message:
         return make(sqlite3.OperationalError, message)
     return make(sqlite3.OperationalError, "integer overflow")

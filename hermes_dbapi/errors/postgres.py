@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Callable
 
 from .._stdlib import sqlite3
-from . import make, not_supported
+from . import REAL_OVERFLOW, make, not_supported
 
 Lookup = Callable[[str, tuple], list]
 Rule = Callable[[object, Lookup], sqlite3.Error]
@@ -176,7 +176,10 @@ def _grouping(exc: object, lookup: Lookup) -> sqlite3.Error:
 
 
 def _overflow(exc: object, lookup: Lookup) -> sqlite3.Error:
-    """SQLite raises this where a 64-bit result cannot be held (abs(), sum())."""
+    """SQLite raises this where a 64-bit result cannot be held (abs(), sum()); a double
+    that overflows ("value out of range: overflow") is Inf in SQLite instead."""
+    if _primary(exc).startswith("value out of range: overflow"):
+        return not_supported(REAL_OVERFLOW, "postgres")
     return make(sqlite3.OperationalError, "integer overflow")
 
 

@@ -223,3 +223,22 @@ def test_sqlite_function_the_server_lacks_for_these_types(backend):
         conn.execute("SELECT soundex('abc')")
     with pytest.raises(hermes_dbapi.OperationalError, match="^no such function: nofunc$"):
         conn.execute("SELECT nofunc('abc')")
+
+
+def test_real_overflow_is_named_as_such(backend):
+    """A REAL result past the range of a double is Inf in SQLite; the servers refuse
+    it, which is NotSupportedError saying so, not SQLite's "integer overflow"
+    (which stays for 64-bit integer results)."""
+    import hermes_dbapi
+
+    conn = backend.connect()
+    conn.execute("CREATE TABLE f(r REAL)")
+    conn.execute("INSERT INTO f VALUES (1e308)")
+    if not backend.is_server:
+        assert conn.execute("SELECT r * 10, -r * 10 FROM f").fetchall() == [(float("inf"), float("-inf"))]
+        return
+    for sql in ("SELECT r * 10 FROM f", "SELECT 1e300 * -1e300"):
+        with pytest.raises(hermes_dbapi.NotSupportedError, match="REAL arithmetic past the range of a double"):
+            conn.execute(sql)
+    with pytest.raises(hermes_dbapi.OperationalError, match="^integer overflow$"):
+        conn.execute("SELECT abs(-9223372036854775807 - 1)")
