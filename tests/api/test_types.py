@@ -216,3 +216,23 @@ def test_column_affinity(diff, decl, value):
             "SELECT v FROM t",
         ]
     )
+
+
+REALS = [0.1, 1 / 3, 2.0, -0.25, 1e20, 1e15, 1e14, 1.5e-7, 0.0001, 123456789012345678.0, -9.787865769622345e-213]
+REAL_AS_TEXT = {
+    "cast": "CAST(r AS TEXT)",
+    "concat": "r || ''",
+    "length": "length(r)",
+    "substr": "substr(r, 1, 4)",
+    "printf_s": "printf('%s', r)",
+    "arithmetic_concat": "(r * 2) || ''",
+}
+
+
+@pytest.mark.parametrize("expr", REAL_AS_TEXT.values(), ids=REAL_AS_TEXT.keys())
+def test_real_read_as_text(diff, expr):
+    """A REAL read as text is written as SQLite writes it: 15 significant digits,
+    '2.0' for a whole number, '1.0e+20' past 1e15 and below 1e-4."""
+    diff.steps(["CREATE TABLE f(id INTEGER PRIMARY KEY, r REAL)",
+                ("many", "INSERT INTO f(r) VALUES (?)", [(v,) for v in REALS]),
+                f"SELECT id, {expr} FROM f ORDER BY id"])

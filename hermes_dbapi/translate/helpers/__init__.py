@@ -16,7 +16,7 @@ from typing import Any
 
 from . import my_datetime, my_json, pg_blob, pg_cast, pg_datetime, pg_json, pg_text
 
-VERSION = 12  # 11: FTS tables gain their running counts when it is installed (fts.server.upgrade); 12: hdb_utf8(NULL)
+VERSION = 13  # 11: FTS tables gain their running counts when it is installed (fts.server.upgrade); 12: hdb_utf8(NULL); 13: hdb_real_text
 _MARKER = f"hdb_helpers_v{VERSION}"
 
 

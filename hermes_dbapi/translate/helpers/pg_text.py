@@ -143,5 +143,34 @@ CREATE OR REPLACE FUNCTION hdb_chr(n int) RETURNS text LANGUAGE sql IMMUTABLE PA
 AS $f$ SELECT CASE n WHEN 0 THEN E'\x01\x01' WHEN 1 THEN E'\x01\x02' ELSE chr(n) END $f$
 """
 
+# a REAL as SQLite writes it as text (%!.15g: 15 significant digits, a ".0" on whole
+# numbers, e+NN past 1e15 and below 1e-4, Inf): float8 -> numeric is %.15g of the value
+REAL_TEXT = r"""
+CREATE OR REPLACE FUNCTION hdb_real_text(x double precision) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $f$
+DECLARE
+  n numeric;
+  m numeric;
+  e int;
+  t text;
+BEGIN
+  IF x IS NULL OR x = 'NaN' THEN RETURN NULL; END IF;
+  IF x = 'Infinity' THEN RETURN 'Inf'; END IF;
+  IF x = '-Infinity' THEN RETURN '-Inf'; END IF;
+  IF x = 0 THEN RETURN '0.0'; END IF;
+  n := x::numeric;
+  e := floor(log(abs(n)));  -- may be one off next to a power of ten: m settles it exactly
+  m := CASE WHEN e < 0 THEN n * power(10::numeric, -e) ELSE n / power(10::numeric, e) END;
+  IF abs(m) >= 10 THEN m := m / 10; e := e + 1; ELSIF abs(m) < 1 THEN m := m * 10; e := e - 1; END IF;
+  IF e < -4 OR e >= 15 THEN
+    t := rtrim(m::text, '0');
+    IF right(t, 1) = '.' THEN t := t || '0'; END IF;
+    RETURN t || 'e' || CASE WHEN e < 0 THEN '-' ELSE '+' END || CASE WHEN abs(e) < 10 THEN '0' ELSE '' END || abs(e);
+  END IF;
+  t := n::text;
+  RETURN CASE WHEN position('.' in t) = 0 THEN t || '.0' ELSE t END;
+END $f$
+"""
+
 STATEMENTS = [CSTR, CSTR1, CSTR_BYTEA, CSTR1_BYTEA, ENC, ENC_BYTEA, NONCHAR, DEC, REENC, INSTR_ESC, INSTR, INSTR_BYTEA,
-              REPLACE_ESC, REPLACE, UTF8_ESC, UTF8, CHR]
+              REPLACE_ESC, REPLACE, UTF8_ESC, UTF8, CHR, REAL_TEXT]

@@ -41,7 +41,7 @@ def can_hold_nul(x: exp.Expression, ctx: Context) -> bool:
         return False
     if isinstance(x, exp.Column):
         return column_affinity(x, ctx) not in ("BLOB", "INTEGER", "REAL", "NUMERIC")
-    if isinstance(x, exp.Anonymous) and str(x.this).lower() == "hdb_dt":  # dates and times: never NUL
+    if isinstance(x, exp.Anonymous) and str(x.this).lower() in ("hdb_dt", "hdb_real_text"):  # never NUL
         return False
     return not isinstance(x, (exp.Length, exp.Count, exp.Sum, exp.Avg, exp.StrPosition))
 

@@ -5,9 +5,12 @@ SQLite converts an INTEGER or REAL argument of ``replace()``, ``trim()``,
 is '4x'); PostgreSQL has none of these for a number and says the function does
 not exist.  An argument that is a number whatever the row (a number literal, an
 INTEGER/REAL column, integer arithmetic) is cast to TEXT.  MariaDB converts by
-itself.  A REAL's text is the server's (10.0 reads '10' where SQLite says
-'10.0'), except for a REAL literal, which becomes SQLite's text of it on both
-servers (``'v' || 1.0`` is 'v1.0', ``length(1e20)`` is 7: '1.0e+20').
+itself.  A REAL literal becomes SQLite's text of it on both servers (``'v' ||
+1.0`` is 'v1.0', ``length(1e20)`` is 7: '1.0e+20'); on PostgreSQL any other REAL
+read as text (a REAL column, REAL arithmetic, ``CAST(r AS TEXT)``) goes through
+``hdb_real_text`` (``helpers/pg_text.py``), which writes it as SQLite does
+(15 significant digits, '2.0', '1.0e+20').  MariaDB's text of a REAL is its own
+(10.0 reads '10').
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from sqlglot import exp
 
 from ...fts.sqlvalues import real_to_text
 from ..context import Context
-from .value_classes import is_integer, is_numeric_column
+from ._build import call
+from .value_classes import is_integer, is_numeric_column, is_real
 
 # the text arguments of each function SQLite converts numbers for
 _TEXT_ARGS: dict[type[exp.Expression], tuple[str, ...]] = {
@@ -35,14 +39,29 @@ def _number(x: exp.Expression, ctx: Context) -> bool:
         x = x.this
     if isinstance(x, exp.Literal):
         return not x.is_string
-    return is_numeric_column(x, ctx) or is_integer(x, ctx)
+    return is_numeric_column(x, ctx) or is_integer(x, ctx) or is_real(x, ctx)
 
 
 def as_text(x: exp.Expression, ctx: Context) -> exp.Expression:
-    """``x`` cast to TEXT on PostgreSQL when it is a number, else ``x`` itself."""
+    """``x`` as text on PostgreSQL when it is a number (a REAL as SQLite writes it),
+    else ``x`` itself."""
     if ctx.is_mysql or not _number(x, ctx):
         return x
+    if is_real(x, ctx):
+        return call("hdb_real_text", x)
     return exp.Cast(this=x, to=exp.DataType.build("TEXT"))
+
+
+def _real_cast(cast: exp.Cast, ctx: Context) -> exp.Expression | None:
+    """``CAST(x AS TEXT)`` of a REAL as SQLite writes it, or None when ``x`` is no REAL."""
+    if not cast.to.is_type(*exp.DataType.TEXT_TYPES) or cast.to.expressions:
+        return None
+    text = _real_literal_text(cast.this)
+    if text is not None:
+        return text
+    if ctx.is_mysql or not is_real(cast.this, ctx):
+        return None
+    return call("hdb_real_text", cast.this)
 
 
 def _real_literal_text(x: exp.Expression) -> exp.Expression | None:
@@ -55,6 +74,12 @@ def _real_literal_text(x: exp.Expression) -> exp.Expression | None:
 
 
 def text_arguments(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    for cast in list(tree.find_all(exp.Cast)):
+        text = _real_cast(cast, ctx)
+        if text is not None:
+            if cast is tree:
+                return text
+            cast.replace(text)
     for node in list(tree.find_all(exp.DPipe, *_TEXT_ARGS)):
         for key in ("this", "expression") if isinstance(node, exp.DPipe) else _TEXT_ARGS[type(node)]:
             arg = node.args.get(key)
