@@ -12,15 +12,11 @@ from ... import errors
 from ..context import Context
 from ..generators import SESSION_MARKER
 from ._walk import bottom_up
-from .value_classes import column_affinity, is_text, storage_class
+from .value_classes import column_affinity, is_call, is_text, storage_class
 from .blobs import BLOB
 from .c_strings import can_hold_nul, cstr, pg_instr, pg_replace
 
 _TEXT_FUNCS = (exp.Replace, exp.DPipe, exp.Concat, exp.StrPosition, exp.Trim, exp.Like, exp.EQ, exp.NEQ)
-
-
-def _anon(node: exp.Expression, name: str) -> bool:
-    return isinstance(node, exp.Anonymous) and str(node.this).lower() == name
 
 
 def _null_propagating(node: exp.Expression) -> exp.Expression:
@@ -300,7 +296,7 @@ def sqlite_functions(tree: exp.Expression, ctx: Context) -> exp.Expression:
     def rewrite(node: exp.Expression) -> exp.Expression:
         if isinstance(node, (exp.Greatest, exp.Least)) and not ctx.is_mysql:
             return _null_propagating(node)
-        if _anon(node, "total") and len(node.expressions) == 1:
+        if is_call(node, "total") and len(node.expressions) == 1:
             return _total(node, ctx)
         if isinstance(node, exp.Typeof):
             return _typeof(node, ctx)
@@ -326,14 +322,14 @@ def sqlite_functions(tree: exp.Expression, ctx: Context) -> exp.Expression:
             return _unicode(node, ctx)
         if isinstance(node, _BITWISE):
             return _signed(node, ctx)
-        if isinstance(node, exp.Sign) or _anon(node, "sign"):
+        if isinstance(node, exp.Sign) or is_call(node, "sign"):
             return _sign(node, ctx)
-        if _anon(node, "json_valid") and len(node.expressions) == 1 and ctx.is_mysql:
+        if is_call(node, "json_valid") and len(node.expressions) == 1 and ctx.is_mysql:
             return exp.Coalesce(this=node, expressions=[exp.Literal.number(0)])  # SQLite: json_valid(NULL) = 0
-        if _anon(node, "json_valid") and len(node.expressions) == 1:
+        if is_call(node, "json_valid") and len(node.expressions) == 1:
             text = exp.Cast(this=node.expressions[0], to=exp.DataType.build("TEXT"))
             return exp.Anonymous(this="hdb_json_valid", expressions=[text])  # helper: PG 15 has no IS JSON
-        if any(_anon(node, name) for name in _SESSION_FUNCTIONS) and not node.expressions:
+        if any(is_call(node, name) for name in _SESSION_FUNCTIONS) and not node.expressions:
             return _session_function(node, ctx)
         return node
 

@@ -24,12 +24,12 @@ from ... import errors
 from ..context import Context
 from ..glob_regex import server_regex
 from ..params import marker_index
-from ._build import call
 from ._walk import bottom_up
 from .arithmetic import _cast
 from .value_classes import column_affinity, is_integer, is_real
 from .blobs import BLOB, is_blob
 from .c_strings import can_hold_nul, cstr, reencode
+from .text_arguments import real_text
 
 
 def _text(x: exp.Expression) -> exp.Expression:
@@ -164,7 +164,7 @@ def _printf(node: exp.Anonymous, ctx: Context) -> exp.Expression:
             if ctx.is_mysql:
                 value = exp.Cast(this=arg, to=exp.DataType.build("CHAR"))
             else:  # a REAL as SQLite writes it (helpers/pg_text.py)
-                value = call("hdb_real_text", arg) if is_real(arg, ctx) else _text(arg)
+                value = real_text(arg) if is_real(arg, ctx) else _text(arg)
             if kind == "s":  # %s prints text up to its first NUL; %.Ns its first N characters
                 cut = cstr(value, ctx)
                 value = reencode(cut, cut, ctx)

@@ -42,13 +42,18 @@ def _number(x: exp.Expression, ctx: Context) -> bool:
     return is_numeric_column(x, ctx) or is_integer(x, ctx) or is_real(x, ctx)
 
 
+def real_text(x: exp.Expression) -> exp.Expression:
+    """PostgreSQL: the REAL ``x`` as SQLite writes it (``helpers/pg_text.py``)."""
+    return call("hdb_real_text", x)
+
+
 def as_text(x: exp.Expression, ctx: Context) -> exp.Expression:
     """``x`` as text on PostgreSQL when it is a number (a REAL as SQLite writes it),
     else ``x`` itself."""
     if ctx.is_mysql or not _number(x, ctx):
         return x
     if is_real(x, ctx):
-        return call("hdb_real_text", x)
+        return real_text(x)
     return exp.Cast(this=x, to=exp.DataType.build("TEXT"))
 
 
@@ -61,7 +66,7 @@ def _real_cast(cast: exp.Cast, ctx: Context) -> exp.Expression | None:
         return text
     if ctx.is_mysql or not is_real(cast.this, ctx):
         return None
-    return call("hdb_real_text", cast.this)
+    return real_text(cast.this)
 
 
 def _real_literal_text(x: exp.Expression) -> exp.Expression | None:

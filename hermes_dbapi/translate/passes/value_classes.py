@@ -192,7 +192,7 @@ def storage_class(node: exp.Expression, ctx: Context) -> str | None:
         return "null"
     if is_integer(node, ctx):
         return "integer"
-    if is_real(node, ctx) or isinstance(node, _REAL_RESULTS) or _named(node, "total"):
+    if is_real(node, ctx) or isinstance(node, _REAL_RESULTS) or is_call(node, "total"):
         return "real"
     if isinstance(node, exp.Cast) and node.to.is_type(*_REAL_TYPES):
         return "real"
@@ -203,5 +203,6 @@ def storage_class(node: exp.Expression, ctx: Context) -> str | None:
     return None
 
 
-def _named(node: exp.Expression, name: str) -> bool:
+def is_call(node: exp.Expression, name: str) -> bool:
+    """``node`` is a call of the function sqlglot does not know, ``name`` (lower case)."""
     return isinstance(node, exp.Anonymous) and str(node.this).lower() == name
