@@ -33,3 +33,8 @@ def _load() -> types.ModuleType:
 
 
 sqlite3 = _load()
+
+#: sqlite3.LEGACY_TRANSACTION_CONTROL (Python 3.12+; a stand-in before): the
+#: ``autocommit`` value that keeps isolation_level's implicit transactions
+LEGACY = getattr(sqlite3, "LEGACY_TRANSACTION_CONTROL", -1)
+HAS_AUTOCOMMIT = hasattr(sqlite3, "LEGACY_TRANSACTION_CONTROL")

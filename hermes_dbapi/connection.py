@@ -17,7 +17,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from . import binding, detect_types, errors, returning, returning_ids, statements, stdclass, tracing, upsert_rows
 from .batch import plain_bindable
 from .batch import profile as batch_profile
-from ._stdlib import sqlite3
+from ._stdlib import HAS_AUTOCOMMIT, LEGACY, sqlite3
 from .backends.base import Backend
 from .catalog import add_column, hidden_rowid, server_names, store
 from .catalog.shadow import Shadow
@@ -27,8 +27,6 @@ from .translate import Translation, TranslationCache, conflict_clause, disk_cach
 from .translate import helpers as translate_helpers
 from .translate.context import HIDDEN_ROWID
 
-LEGACY = getattr(sqlite3, "LEGACY_TRANSACTION_CONTROL", -1)
-HAS_AUTOCOMMIT = hasattr(sqlite3, "LEGACY_TRANSACTION_CONTROL")
 
 _BASE_CURSOR_FOR_EXECUTE = sys.version_info >= (3, 11)
 _SHARED_CACHE = TranslationCache(4096)

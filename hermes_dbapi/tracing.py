@@ -18,7 +18,7 @@ import warnings
 from typing import Any, Callable, Iterable
 
 from . import binding, errors, statements
-from ._stdlib import sqlite3
+from ._stdlib import LEGACY, sqlite3
 from .fts.sqlvalues import real_to_text
 from .translate import params
 
@@ -76,8 +76,6 @@ def _ran(exc: BaseException) -> bool:
 
 
 def _report(conn: Any, sql: str, parameters: Any, was_in_transaction: bool) -> None:
-    from .connection import LEGACY
-
     if conn._autocommit is LEGACY and not was_in_transaction and conn._backend.in_transaction \
             and statements.leading_keyword(sql) not in ("BEGIN", "SAVEPOINT"):
         emit(conn, "BEGIN " + (conn._isolation_level or ""))  # sqlite3's implicit BEGIN, as it writes it
