@@ -23,6 +23,11 @@ def _traced(side, steps, **connect):
     return seen
 
 
+def _executes(*statements):
+    """Steps that execute each SQL text (or (text, parameters) pair) in turn."""
+    return [lambda c, s=s: c.execute(*((s,) if isinstance(s, str) else s)) for s in statements]
+
+
 def test_parameters_are_written_in_as_literals(diff):
     values = (1, -7, 2**62, 2.5, 1e20, 1 / 3, -0.0, float("nan"), "it's", "é\n", "a\x00b",
               b"\x01\xff", b"", None, True)
@@ -52,43 +57,26 @@ def test_implicit_begin_commit_and_rollback(diff):
 
 @pytest.mark.parametrize("level", ["DEFERRED", "IMMEDIATE", "EXCLUSIVE"])
 def test_implicit_begin_names_the_isolation_level(diff, level):
-    diff.check(lambda side: _traced(side, [
-        lambda c: c.execute("CREATE TABLE t(a)"),
-        lambda c: c.execute("INSERT INTO t VALUES (1)"),
-        lambda c: c.commit(),
-    ], isolation_level=level))
+    steps = _executes("CREATE TABLE t(a)", "INSERT INTO t VALUES (1)") + [lambda c: c.commit()]
+    diff.check(lambda side: _traced(side, steps, isolation_level=level))
 
 
 def test_explicit_transaction_statements_are_reported_as_written(diff):
-    diff.check(lambda side: _traced(side, [
-        lambda c: c.execute("CREATE TABLE t(a)"),
-        lambda c: c.execute("BEGIN IMMEDIATE"),
-        lambda c: c.execute("SAVEPOINT s"),
-        lambda c: c.execute("INSERT INTO t VALUES (1)"),
-        lambda c: c.execute("ROLLBACK TO s"),
-        lambda c: c.execute("RELEASE s"),
-        lambda c: c.execute("COMMIT"),
-    ], isolation_level=None))
+    steps = _executes("CREATE TABLE t(a)", "BEGIN IMMEDIATE", "SAVEPOINT s", "INSERT INTO t VALUES (1)",
+                      "ROLLBACK TO s", "RELEASE s", "COMMIT")
+    diff.check(lambda side: _traced(side, steps, isolation_level=None))
 
 
 def test_a_statement_that_fails_to_prepare_or_bind_is_not_reported(diff):
-    diff.check(lambda side: _traced(side, [
-        lambda c: c.execute("CREATE TABLE t(a)"),
-        lambda c: c.execute("SELECT nosuch FROM t"),
-        lambda c: c.execute("INSERT INTO nosuch VALUES (1)"),
-        lambda c: c.execute("SELEC 1"),
-        lambda c: c.execute("SELECT ?", (1, 2)),
-        lambda c: c.execute("SELECT ?", (object(),)),
-        lambda c: c.execute("INSERT INTO t VALUES (1)"),
-    ]))
+    steps = _executes("CREATE TABLE t(a)", "SELECT nosuch FROM t", "INSERT INTO nosuch VALUES (1)", "SELEC 1",
+                      ("SELECT ?", (1, 2)), ("SELECT ?", (object(),)), "INSERT INTO t VALUES (1)")
+    diff.check(lambda side: _traced(side, steps))
 
 
 def test_a_statement_that_fails_while_running_is_reported(diff):
-    diff.check(lambda side: _traced(side, [
-        lambda c: c.execute("CREATE TABLE t(k INTEGER UNIQUE)"),
-        lambda c: c.execute("INSERT INTO t VALUES (?)", (1,)),
-        lambda c: c.execute("INSERT INTO t VALUES (?)", (1,)),
-    ]))
+    steps = _executes("CREATE TABLE t(k INTEGER UNIQUE)", ("INSERT INTO t VALUES (?)", (1,)),
+                      ("INSERT INTO t VALUES (?)", (1,)))
+    diff.check(lambda side: _traced(side, steps))
 
 
 def test_executemany_reports_each_item_up_to_a_failing_one(diff):
