@@ -129,6 +129,7 @@ class Backend(ABC):
     dialect: str  # translation table key: "postgres" | "mysql" | "mariadb"
     server_version: tuple[int, ...]
     namespace: str
+    helpers_current: bool = False  # this version's server-side helpers are in the namespace (translate.helpers)
 
     @classmethod
     @abstractmethod

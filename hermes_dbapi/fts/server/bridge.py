@@ -191,9 +191,9 @@ class FtsBridge:
         if cached is None or cached[0] != epoch:
             if len(self._plans) >= 256:
                 self._plans.clear()
-            cached = self._plans[key] = (epoch, select.plan(self.conn, tree.copy(), self.specs, stash is not None),
-                                         shadow.result_names(sql, found.count, found.names))
-        text = select.run(self.conn, cached[1], values, self._all_storages(), stash)
+            planned = select.plan(self.conn, tree.copy(), self.specs, stash is not None, len(values))
+            cached = self._plans[key] = (epoch, planned, shadow.result_names(sql, found.count, found.names))
+        text, values = select.run(self.conn, cached[1], values, self._all_storages(), stash)
         server_names, rows = sqlrun.run(self.conn, text, values)
         for deferred in stash.deferred if stash is not None else ():
             rows = deferred.fill(rows, stash)

@@ -22,7 +22,7 @@ from sqlglot import exp
 
 from ... import errors
 from ...backends import pg_array
-from ...translate.params import marker_index
+from ...translate.params import MARKER, marker_index
 from ..engine import Evaluation, search
 from ..errors import FtsCorrupt, FtsError
 from ..ranking import Bm25
@@ -472,11 +472,14 @@ class Plan:
 
     text: str
     matched: list[tuple[int, Ref]]
+    inline: str | None = None  # the text reading the hits from parameters instead (see ``_inline``)
 
 
-def plan(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], deferring: bool) -> Plan:
+def plan(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], deferring: bool,
+         count: int | None = None) -> Plan:
     """Rewrite ``tree`` (consumed) with every FTS reference replaced by its derived table.
-    ``deferring``: snippet()/highlight() result columns are filled after the query."""
+    ``deferring``: snippet()/highlight() result columns are filled after the query;
+    ``count``: the statement's number of parameters, when known (see ``_inline``)."""
     refs = find_refs(tree, specs)
     take_matches(tree, refs)
     take_columns(tree, refs)
@@ -493,22 +496,46 @@ def plan(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], de
             matched.append((number, ref))
         _order_like_fts5(ref)
         ref.table.replace(derived(ref, number))
-    return Plan(tree.sql(dialect="sqlite"), matched)
+    text = tree.sql(dialect="sqlite")
+    return Plan(text, matched, _inline(conn, text, matched, count))
+
+
+def _inline(conn: "Connection", text: str, matched: list[tuple[int, Ref]], count: int | None) -> str | None:
+    """PostgreSQL: ``text`` with its one hits table read from two array parameters
+    numbered after the statement's own (``hdb_fts_hits``, helpers/pg_fts.py): no
+    round trip to fill a table, and no DDL a read-only transaction refuses.  None
+    where the hits table stays: several MATCHes, a hits column other than rowid and
+    rank (a bm25() or snippet() computed for every hit), helpers of an older version."""
+    backend = conn._backend
+    if count is None or len(matched) != 1 or backend.kind != "postgres" or not backend.helpers_current:
+        return None
+    number, ref = matched[0]
+    if any(i not in ref.deferred for i in range(len(ref.aux))):
+        return None
+    source = f"FROM {_temp_name(ref, number)} AS h "
+    if text.count(source) != 1:
+        return None
+    return text.replace(source, f"FROM hdb_fts_hits(:{MARKER}{count + 1}, :{MARKER}{count + 2}) AS h ")
 
 
 def run(conn: "Connection", planned: Plan, values: Sequence[Any], storages: dict[str, Storage],
-        stash: Stash | None = None) -> str:
-    """Evaluate each MATCH for ``values`` into its temporary table; the text to run."""
+        stash: Stash | None = None) -> tuple[str, Sequence[Any]]:
+    """Evaluate each MATCH for ``values`` (into its temporary table, or as parameters
+    of the inline text); the text to run and its values."""
     for number, ref in planned.matched:
         hits = evaluate(conn, ref, storages[ref.spec.name.lower()], values, stash)
+        if planned.inline is not None and not (ref.by_rank and len(hits) >= _INDEX_FROM):
+            # a search with many hits ordered by rank keeps the table, indexed by rank (_fill_temp)
+            rowids = pg_array.integers([h[0] for h in hits])
+            return planned.inline, (*values, rowids, pg_array.floats([h[1] for h in hits]))
         _fill_temp(conn, ref, number, hits)
-    return planned.text
+    return planned.text, values
 
 
 def rewrite(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], values: Sequence[Any],
             storages: dict[str, Storage], stash: Stash | None = None) -> str:
     """The statement with every FTS reference replaced; SQLite text with markers."""
-    return run(conn, plan(conn, tree, specs, stash is not None), values, storages, stash)
+    return run(conn, plan(conn, tree, specs, stash is not None), values, storages, stash)[0]
 
 
 def defer(tree: exp.Expression, ref: Ref) -> dict[int, int]:

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import my_datetime, my_json, pg_blob, pg_cast, pg_datetime, pg_json, pg_text
+from . import my_datetime, my_json, pg_blob, pg_cast, pg_datetime, pg_fts, pg_json, pg_text
 
-VERSION = 13  # 11: FTS tables gain their running counts when it is installed (fts.server.upgrade); 12: hdb_utf8(NULL); 13: hdb_real_text
+VERSION = 14  # 11: FTS tables gain their running counts when it is installed (fts.server.upgrade); 12: hdb_utf8(NULL); 13: hdb_real_text; 14: hdb_fts_hits
 _MARKER = f"hdb_helpers_v{VERSION}"
 
 
@@ -28,6 +28,7 @@ def statements(kind: str) -> list[str]:
             *pg_cast.STATEMENTS,
             *pg_text.STATEMENTS,
             *pg_blob.STATEMENTS,
+            *pg_fts.STATEMENTS,
             f"CREATE OR REPLACE FUNCTION {_MARKER}() RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT 1'",
         ]
     return [
@@ -47,13 +48,19 @@ def _present(backend: Any) -> bool:
 
 def install(backend: Any) -> bool:
     """Create the helpers in the namespace unless this version is there (call outside a
-    transaction); whether they were created (a new namespace, or one of an earlier version)."""
+    transaction); whether they were created (a new namespace, or one of an earlier version).
+    ``backend.helpers_current`` says afterwards whether this version is there."""
+    backend.helpers_current = False
     try:
-        if _present(backend) or getattr(backend, "read_only", False):
+        if _present(backend):
+            backend.helpers_current = True
+            return False
+        if getattr(backend, "read_only", False):
             return False
         with backend.conn.cursor() as cur:  # raw driver cursor: no parameters, so '%' stays literal
             for sql in statements(backend.kind):
                 cur.execute(sql)
     except Exception:  # noqa: BLE001 - no privilege / concurrent creator: the helper call reports it
         return False
+    backend.helpers_current = True
     return True
