@@ -16,7 +16,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from .. import errors
-from . import conflict_clause, mysql_names
+from . import conflict_clause, constraint_clauses, mysql_names
 from .context import HIDDEN_ROWID, Context
 from .generators import HermesSQLite, render
 from .params import scan
@@ -121,6 +121,8 @@ def _translate(sql: str, ctx: Context) -> Translation:
     params = scan(conflict_clause.replace_into(sql))
     text, update_or = conflict_clause.split(schema_names.unqualified_index(params.sql))
     head = text.lstrip().split(None, 1)[0].upper() if text.strip() else ""
+    if head == "CREATE":
+        text = constraint_clauses.strip(text, ctx.dialect)
     if head in ("CREATE", "ALTER"):
         text = normalize(text)
     tree = _parse_one(text)

@@ -123,6 +123,54 @@ def test_composite_keys_and_names(diff):
     ])
 
 
+def test_key_sort_orders_and_abort_clauses(diff):
+    """A sort order on a key's columns and a constraint's ON CONFLICT ABORT (what every
+    constraint does anyway) are SQLite syntax sqlglot does not read: the keys hold and
+    fail as in SQLite, ``PRIMARY KEY (id DESC)`` on an INTEGER is the rowid, and the
+    catalog shows the statement as written."""
+    _check(diff, [
+        "CREATE TABLE d (a TEXT, b TEXT, c INTEGER NOT NULL ON CONFLICT ABORT, "
+        "PRIMARY KEY (a DESC, b) ON CONFLICT ABORT, UNIQUE (c DESC))",
+        "CREATE TABLE e (id INTEGER, v TEXT, PRIMARY KEY (id DESC))",
+        "CREATE TABLE f (k TEXT PRIMARY KEY DESC ON CONFLICT ABORT, v TEXT UNIQUE ON CONFLICT ABORT)",
+        "INSERT INTO d VALUES ('x', 'y', 1)",
+        "INSERT INTO d VALUES ('x', 'y', 2)",
+        "INSERT INTO d VALUES ('x', 'z', 1)",
+        "INSERT INTO d VALUES ('x', 'q', NULL)",
+        "INSERT OR REPLACE INTO d VALUES ('x', 'y', 5)",
+        "INSERT INTO e(v) VALUES ('a')",
+        "INSERT INTO e(v) VALUES ('b')",
+        "INSERT INTO f VALUES ('k', 'v')",
+        "INSERT INTO f VALUES ('k', 'w')",
+        "INSERT INTO f VALUES ('j', 'v')",
+        "SELECT * FROM d ORDER BY a, b",
+        "SELECT rowid, id, v FROM e ORDER BY id",
+        "SELECT * FROM f",
+        "SELECT name, sql FROM sqlite_master ORDER BY name",
+        "PRAGMA index_list(d)",
+    ])
+
+
+def test_constraint_conflict_algorithms_are_refused(backend):
+    """``UNIQUE ON CONFLICT REPLACE`` (or IGNORE, FAIL, ROLLBACK) on a constraint changes
+    how every statement on the table resolves it, which the servers cannot be told: the
+    CREATE TABLE is refused with NotSupportedError naming it, and nothing is made."""
+    if not backend.is_server:
+        pytest.skip("SQLite resolves constraint conflict clauses itself")
+    import hermes_dbapi
+
+    conn = backend.connect(isolation_level=None)
+    for ddl in ("CREATE TABLE h (a TEXT UNIQUE ON CONFLICT REPLACE)",
+                "CREATE TABLE h (a TEXT, b TEXT, PRIMARY KEY (a, b) ON CONFLICT IGNORE)",
+                "CREATE TABLE h (a TEXT NOT NULL ON CONFLICT FAIL)"):
+        algorithm = ddl.split("ON CONFLICT ")[1].split(")")[0]
+        with pytest.raises(hermes_dbapi.NotSupportedError, match=f"ON CONFLICT {algorithm} on a table's constraint"):
+            conn.execute(ddl)
+    assert conn.execute("SELECT count(*) FROM sqlite_master").fetchone() == (0,)
+    conn.execute("CREATE TABLE h (a TEXT UNIQUE)")  # the name is free
+    assert conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall() == [("h",)]
+
+
 def test_hermes_like_schema(diff):
     _check(diff, [
         f"SCRIPT {HERMES_LIKE}",

@@ -64,6 +64,10 @@ def create_table(tree: exp.Expression, ctx: Context) -> exp.Expression:
     columns = [c for c in schema.expressions if isinstance(c, exp.ColumnDef)]
     without_rowid = _strip_properties(tree)
     alias = None if without_rowid else _rowid_alias(schema, columns)
+    for column in columns:  # the key's order said whether it is the rowid; the servers take no order there
+        constraint = _pk_constraint(column)
+        if constraint is not None:
+            constraint.kind.set("desc", None)
     types = _MY_TYPES if ctx.is_mysql else _PG_TYPES
     for column in columns:
         canonical = _canonical(column.args.get("kind"))
