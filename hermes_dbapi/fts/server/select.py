@@ -23,6 +23,7 @@ from sqlglot import exp
 from ... import errors
 from ...backends import pg_array
 from ...translate.params import MARKER, marker_index
+from ...translate.passes.fts_hits import HITS
 from ..engine import Evaluation, search
 from ..errors import FtsCorrupt, FtsError
 from ..ranking import Bm25
@@ -501,13 +502,13 @@ def plan(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], de
 
 
 def _inline(conn: "Connection", text: str, matched: list[tuple[int, Ref]], count: int | None) -> str | None:
-    """PostgreSQL: ``text`` with its one hits table read from two array parameters
-    numbered after the statement's own (``hdb_fts_hits``, helpers/pg_fts.py): no
-    round trip to fill a table, and no DDL a read-only transaction refuses.  None
-    where the hits table stays: several MATCHes, a hits column other than rowid and
-    rank (a bm25() or snippet() computed for every hit), helpers of an older version."""
-    backend = conn._backend
-    if count is None or len(matched) != 1 or backend.kind != "postgres" or not backend.helpers_current:
+    """``text`` with its one hits table read from two array parameters numbered after
+    the statement's own (``hdb_fts_hits``: helpers/pg_fts.py on PostgreSQL, two
+    JSON_TABLEs on MariaDB 10.6+ and MySQL 8, passes/fts_hits.py): no round trip to
+    fill a table, and no DDL a read-only transaction refuses.  None where the hits
+    table stays: several MATCHes, a hits column other than rowid and rank (a bm25()
+    or snippet() computed for every hit), helpers of an older version, older servers."""
+    if count is None or len(matched) != 1 or not _reads_hits_inline(conn._backend):
         return None
     number, ref = matched[0]
     if any(i not in ref.deferred for i in range(len(ref.aux))):
@@ -515,7 +516,26 @@ def _inline(conn: "Connection", text: str, matched: list[tuple[int, Ref]], count
     source = f"FROM {_temp_name(ref, number)} AS h "
     if text.count(source) != 1:
         return None
-    return text.replace(source, f"FROM hdb_fts_hits(:{MARKER}{count + 1}, :{MARKER}{count + 2}) AS h ")
+    given = f":{MARKER}{count + 1}" + (f", :{MARKER}{count + 2}" if conn._backend.kind == "postgres" else "")
+    return text.replace(source, f"FROM {HITS}({given}) AS h ")
+
+
+def _reads_hits_inline(backend: Any) -> bool:
+    if backend.kind == "postgres":
+        return backend.helpers_current
+    return backend.server_version >= ((10, 6) if backend.dialect == "mariadb" else (8, 0))
+
+
+def _hit_values(backend: Any, hits: list[tuple]) -> tuple[str, ...] | None:
+    """The parameters of ``hdb_fts_hits`` for ``hits``: PostgreSQL's arrays of rowids
+    and of ranks, or one JSON array of [rowid, rank] pairs (None when a rank is no JSON
+    number: NaN, Inf)."""
+    ranks = [h[1] for h in hits]
+    if backend.kind == "postgres":
+        return pg_array.integers([h[0] for h in hits]), pg_array.floats(ranks)
+    if not all(r is None or math.isfinite(r) for r in ranks):
+        return None
+    return ("[" + ",".join(f"[{h[0]},{'null' if h[1] is None else repr(float(h[1]))}]" for h in hits) + "]",)
 
 
 def run(conn: "Connection", planned: Plan, values: Sequence[Any], storages: dict[str, Storage],
@@ -524,10 +544,11 @@ def run(conn: "Connection", planned: Plan, values: Sequence[Any], storages: dict
     of the inline text); the text to run and its values."""
     for number, ref in planned.matched:
         hits = evaluate(conn, ref, storages[ref.spec.name.lower()], values, stash)
-        if planned.inline is not None and not (ref.by_rank and len(hits) >= _INDEX_FROM):
-            # a search with many hits ordered by rank keeps the table, indexed by rank (_fill_temp)
-            rowids = pg_array.integers([h[0] for h in hits])
-            return planned.inline, (*values, rowids, pg_array.floats([h[1] for h in hits]))
+        # a search with many hits ordered by rank keeps the table, indexed by rank (_fill_temp)
+        inline = planned.inline is not None and not (ref.by_rank and len(hits) >= _INDEX_FROM)
+        given = _hit_values(conn._backend, hits) if inline else None
+        if given is not None:
+            return planned.inline, (*values, *given)
         _fill_temp(conn, ref, number, hits)
     return planned.text, values
 

@@ -9,8 +9,10 @@ function of one SELECT: the planner inlines it as the ``unnest`` it is.
 
 from __future__ import annotations
 
-HITS = r"""
-CREATE OR REPLACE FUNCTION hdb_fts_hits(rids text, ranks text)
+from ..passes import fts_hits as passes_fts_hits
+
+HITS = rf"""
+CREATE OR REPLACE FUNCTION {passes_fts_hits.HITS}(rids text, ranks text)
 RETURNS TABLE(rid bigint, rnk double precision) LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $f$ SELECT * FROM unnest(rids::bigint[], ranks::double precision[]) $f$
 """

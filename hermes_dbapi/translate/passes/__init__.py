@@ -25,6 +25,7 @@ from . import (
     datetime,
     ddl,
     filters,
+    fts_hits,
     functions,
     identifier_case,
     implicit_order,
@@ -135,6 +136,7 @@ _MYSQL_ONLY: list[Pass] = [
     ctes.dml_ctes,
     limits.limited_in_subqueries,
     numeric_cast.numeric_cast,
+    fts_hits.mysql_hits,
 ]
 
 PASSES: dict[str, list[Pass]] = {
