@@ -502,12 +502,13 @@ def plan(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], de
 
 
 def _inline(conn: "Connection", text: str, matched: list[tuple[int, Ref]], count: int | None) -> str | None:
-    """``text`` with its one hits table read from two array parameters numbered after
-    the statement's own (``hdb_fts_hits``: helpers/pg_fts.py on PostgreSQL, two
-    JSON_TABLEs on MariaDB 10.6+ and MySQL 8, passes/fts_hits.py): no round trip to
-    fill a table, and no DDL a read-only transaction refuses.  None where the hits
-    table stays: several MATCHes, a hits column other than rowid and rank (a bm25()
-    or snippet() computed for every hit), helpers of an older version, older servers."""
+    """``text`` with its one hits table read from parameters numbered after the
+    statement's own (``hdb_fts_hits``: two arrays for helpers/pg_fts.py on PostgreSQL,
+    one JSON array of pairs for a JSON_TABLE on MariaDB 10.6+ and MySQL 8,
+    passes/fts_hits.py): no round trip to fill a table, and no DDL a read-only
+    transaction refuses.  None where the hits table stays: several MATCHes, a hits
+    column other than rowid and rank (a bm25() or snippet() computed for every hit),
+    helpers of an older version, older servers."""
     if count is None or len(matched) != 1 or not _reads_hits_inline(conn._backend):
         return None
     number, ref = matched[0]
