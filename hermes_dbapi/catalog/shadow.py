@@ -192,6 +192,16 @@ class Shadow:
                 "SELECT 1 FROM temp.sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", (table,)
             ).fetchone() is not None
 
+    def index_table(self, index: str) -> str | None:
+        with self.lock:
+            for master in ("temp.sqlite_master", "main.sqlite_master"):
+                row = self.db.execute(
+                    f"SELECT tbl_name FROM {master} WHERE type = 'index' AND name = ? COLLATE NOCASE", (index,)
+                ).fetchone()
+                if row is not None:
+                    return row[0]
+        return None
+
     def implicit_rowid(self, table: str) -> bool:
         if self.relation_kind(table) != "table" or table.lower().startswith("sqlite_"):
             return False  # a view, a virtual or shadow table, WITHOUT ROWID, SQLite's own

@@ -75,7 +75,8 @@ def programming(message: str) -> sqlite3.Error:
 def compile_time(exc: BaseException) -> bool:
     """Errors SQLite raises while preparing a statement: it never ran (and no BEGIN before it)."""
     text = str(exc)
-    return text.startswith(("no such table", "no such column", "no such function", "near ")) or "syntax error" in text
+    return text.startswith(("no such table", "no such column", "no such function", "no such index", "near ")) \
+        or "syntax error" in text
 
 
 REAL_OVERFLOW = "REAL arithmetic past the range of a double (SQLite gives Inf or -Inf)"

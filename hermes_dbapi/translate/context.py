@@ -33,6 +33,10 @@ class SchemaView(Protocol):
         """True when ``table`` names a TEMP table."""
         ...
 
+    def index_table(self, index: str) -> str | None:
+        """The table ``index`` is on (a TEMP index first); None if there is no such index."""
+        ...
+
     def implicit_rowid(self, table: str) -> bool:
         """True for an ordinary rowid table without a rowid alias (it has HIDDEN_ROWID)."""
         ...

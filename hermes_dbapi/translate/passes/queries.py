@@ -2,7 +2,8 @@
 
 * Derived tables without an alias (PG < 16, MySQL) get ``_hdb_dN``.
 * ``SELECT rowid, *``: MySQL needs a qualified star next to other items.
-* ``INDEXED BY``/``NOT INDEXED`` are planner hints: stripped.
+* ``INDEXED BY``/``NOT INDEXED`` are planner hints: stripped (an INDEXED BY naming no
+  index of its table is SQLite's "no such index" first).
 * ``COLLATE NOCASE``: neither server has a collation folding ASCII letters only
   (MySQL's ``utf8mb4_general_ci`` also folds accents).  Both operands are folded
   with LOWER(), which ``strings.sqlite_case`` makes ASCII-only.
@@ -123,7 +124,14 @@ def qualified_star(tree: exp.Expression, ctx: Context) -> exp.Expression:
 
 
 def strip_index_hints(tree: exp.Expression, ctx: Context) -> exp.Expression:
+    """The hints go; an INDEXED BY naming no index of its table is SQLite's prepare error."""
     for table in tree.find_all(exp.Table):
+        hint = table.args.get("indexed")
+        if isinstance(hint, exp.Expression) and hint.name:
+            ctx.schema_dependent = True
+            on = ctx.schema.index_table(hint.name)
+            if on is None or on.lower() != table.name.lower():
+                raise errors.operational(f"no such index: {hint.name}")
         for key in ("indexed", "not_indexed"):
             if table.args.get(key) is not None:
                 table.set(key, None)
