@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 import warnings
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 import sqlglot
 import sqlglot.errors
@@ -187,16 +187,19 @@ class Shadow:
 
     def is_temp(self, table: str) -> bool:
         """Whether ``table`` names a TEMP table (SQLite looks there first)."""
-        with self.lock:
-            return self.db.execute(
-                "SELECT 1 FROM temp.sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE", (table,)
-            ).fetchone() is not None
+        return self._first("table", table, "1", ("temp",)) is not None
 
     def index_table(self, index: str) -> str | None:
+        """The table of the index ``index`` (a TEMP one first, as SQLite looks), or None."""
+        return self._first("index", index, "tbl_name", ("temp", "main"))
+
+    def _first(self, kind: str, name: str, column: str, schemas: tuple[str, ...]) -> Any:
+        """``column`` of the first ``schemas``' catalog row of that ``kind`` and ``name``."""
         with self.lock:
-            for master in ("temp.sqlite_master", "main.sqlite_master"):
+            for schema in schemas:
                 row = self.db.execute(
-                    f"SELECT tbl_name FROM {master} WHERE type = 'index' AND name = ? COLLATE NOCASE", (index,)
+                    f"SELECT {column} FROM {schema}.sqlite_master WHERE type = ? AND name = ? COLLATE NOCASE",
+                    (kind, name),
                 ).fetchone()
                 if row is not None:
                     return row[0]

@@ -21,7 +21,7 @@ from .context import HIDDEN_ROWID, Context
 from .generators import HermesSQLite, render
 from .params import scan
 from .passes import PASSES, ignore_rows, schema_names
-from .typenames import normalize
+from .typenames import normalize, tokenize
 
 _DML = (exp.Insert, exp.Update, exp.Delete)
 
@@ -121,10 +121,11 @@ def _translate(sql: str, ctx: Context) -> Translation:
     params = scan(conflict_clause.replace_into(sql))
     text, update_or = conflict_clause.split(schema_names.unqualified_index(params.sql))
     head = text.lstrip().split(None, 1)[0].upper() if text.strip() else ""
-    if head == "CREATE":
-        text = constraint_clauses.strip(text, ctx.dialect)
     if head in ("CREATE", "ALTER"):
-        text = normalize(text)
+        tokens = tokenize(text)  # one token list for both (strip keeps every offset)
+        if head == "CREATE":
+            text = constraint_clauses.strip(text, tokens, ctx.dialect)
+        text = normalize(text, tokens)
     tree = _parse_one(text)
     for rewrite in PASSES[ctx.dialect]:
         tree = rewrite(tree, ctx)

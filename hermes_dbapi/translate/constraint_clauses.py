@@ -17,23 +17,22 @@ The shadow catalog keeps the statement as written (``sqlite_master``).
 
 from __future__ import annotations
 
-from sqlglot.dialects.sqlite import SQLite
 from sqlglot.tokens import Token, TokenType
 
 from .. import errors
 
-_SQLITE = SQLite()
 _ALGORITHMS = ("ROLLBACK", "ABORT", "FAIL", "IGNORE", "REPLACE")
 _KEY_LISTS = (TokenType.PRIMARY_KEY, TokenType.UNIQUE)
 
 
-def strip(sql: str, dialect: str) -> str:
-    """``sql`` (a CREATE TABLE) without ABORT conflict clauses and key-column sort
-    orders; raises NotSupportedError for another algorithm."""
+def strip(sql: str, tokens: list[Token], dialect: str) -> str:
+    """``sql`` (a CREATE TABLE; ``tokens``: SQLite's tokens of it) without ABORT
+    conflict clauses and key-column sort orders, each blanked out with as many
+    spaces, so that ``tokens`` still locate the rest; raises NotSupportedError for
+    another algorithm."""
     upper = sql.upper()
     if "CONFLICT" not in upper and "ASC" not in upper and "DESC" not in upper:
         return sql
-    tokens = _SQLITE.tokenize(sql)
     cuts: list[tuple[int, int]] = []  # character spans to remove
     depth = 0
     key_list_depth = None  # the depth inside a table constraint's column list
@@ -57,8 +56,8 @@ def strip(sql: str, dialect: str) -> str:
                 raise errors.not_supported(f"ON CONFLICT {algorithm} on a table's constraint (use INSERT OR "
                                            f"{algorithm} / UPDATE OR {algorithm} on the statements)", dialect)
             cuts.append((token.start, tokens[i + 2].end + 1))
-    for start, end in reversed(cuts):
-        sql = sql[:start] + " " + sql[end:]
+    for start, end in cuts:
+        sql = sql[:start] + " " * (end - start) + sql[end:]
     return sql
 
 

@@ -69,9 +69,14 @@ def _word(tok: Token) -> str:
     return tok.text.split()[0].upper()
 
 
-def normalize(sql: str) -> str:
-    """Rewrite the declared types of CREATE TABLE / ALTER TABLE ADD COLUMN."""
-    tokens = _SQLITE.tokenize(sql)
+def tokenize(sql: str) -> list[Token]:
+    """SQLite's tokens of ``sql`` (one list for the rewrites of a CREATE or ALTER)."""
+    return _SQLITE.tokenize(sql)
+
+
+def normalize(sql: str, tokens: list[Token]) -> str:
+    """Rewrite the declared types of CREATE TABLE / ALTER TABLE ADD COLUMN
+    (``tokens``: :func:`tokenize` of ``sql``, or of a text with the same offsets)."""
     words = [_word(t) for t in tokens]
     if len(tokens) < 3 or words[0] not in ("CREATE", "ALTER"):
         return sql

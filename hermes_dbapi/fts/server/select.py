@@ -498,27 +498,32 @@ def plan(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], de
         _order_like_fts5(ref)
         ref.table.replace(derived(ref, number))
     text = tree.sql(dialect="sqlite")
-    return Plan(text, matched, _inline(conn, text, matched, count))
+    return Plan(text, matched, _inline(conn, tree, matched, count))
 
 
-def _inline(conn: "Connection", text: str, matched: list[tuple[int, Ref]], count: int | None) -> str | None:
-    """``text`` with its one hits table read from parameters numbered after the
-    statement's own (``hdb_fts_hits``: two arrays for helpers/pg_fts.py on PostgreSQL,
-    one JSON array of pairs for a JSON_TABLE on MariaDB 10.6+ and MySQL 8,
-    passes/fts_hits.py): no round trip to fill a table, and no DDL a read-only
-    transaction refuses.  None where the hits table stays: several MATCHes, a hits
-    column other than rowid and rank (a bm25() or snippet() computed for every hit),
-    helpers of an older version, older servers."""
+def _inline(conn: "Connection", tree: exp.Expression, matched: list[tuple[int, Ref]],
+            count: int | None) -> str | None:
+    """The planned ``tree``'s text with its one hits table read from parameters
+    numbered after the statement's own (``hdb_fts_hits``: two arrays for
+    helpers/pg_fts.py on PostgreSQL, one JSON array of pairs for a JSON_TABLE on
+    MariaDB 10.6+ and MySQL 8, passes/fts_hits.py): no round trip to fill a table,
+    and no DDL a read-only transaction refuses.  None where the hits table stays:
+    several MATCHes, a hits column other than rowid and rank (a bm25() or snippet()
+    computed for every hit), helpers of an older version, older servers.  ``tree``
+    is consumed."""
     if count is None or len(matched) != 1 or not _reads_hits_inline(conn._backend):
         return None
     number, ref = matched[0]
     if any(i not in ref.deferred for i in range(len(ref.aux))):
         return None
-    source = f"FROM {_temp_name(ref, number)} AS h "
-    if text.count(source) != 1:
+    temp = _temp_name(ref, number)
+    tables = [t for t in tree.find_all(exp.Table) if t.name == temp and t.alias == "h"]
+    if len(tables) != 1:
         return None
-    given = f":{MARKER}{count + 1}" + (f", :{MARKER}{count + 2}" if conn._backend.kind == "postgres" else "")
-    return text.replace(source, f"FROM {HITS}({given}) AS h ")
+    given = range(count + 1, count + (3 if conn._backend.kind == "postgres" else 2))
+    call = exp.Anonymous(this=HITS, expressions=[exp.Placeholder(this=f"{MARKER}{i}") for i in given])
+    tables[0].set("this", call)
+    return tree.sql(dialect="sqlite")
 
 
 def _reads_hits_inline(backend: Any) -> bool:
@@ -531,12 +536,13 @@ def _hit_values(backend: Any, hits: list[tuple]) -> tuple[str, ...] | None:
     """The parameters of ``hdb_fts_hits`` for ``hits``: PostgreSQL's arrays of rowids
     and of ranks, or one JSON array of [rowid, rank] pairs (None when a rank is no JSON
     number: NaN, Inf)."""
-    ranks = [h[1] for h in hits]
     if backend.kind == "postgres":
-        return pg_array.integers([h[0] for h in hits]), pg_array.floats(ranks)
-    if not all(r is None or math.isfinite(r) for r in ranks):
+        return pg_array.integers([h[0] for h in hits]), pg_array.floats([h[1] for h in hits])
+    try:  # JSON numbers are written as SQL's are; JSON's null is spelled differently
+        pairs = [f"[{_number_sql(h[0])},{'null' if h[1] is None else _number_sql(h[1])}]" for h in hits]
+    except ValueError:
         return None
-    return ("[" + ",".join(f"[{h[0]},{'null' if h[1] is None else repr(float(h[1]))}]" for h in hits) + "]",)
+    return ("[" + ",".join(pairs) + "]",)
 
 
 def run(conn: "Connection", planned: Plan, values: Sequence[Any], storages: dict[str, Storage],
