@@ -170,6 +170,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             from .fts.server.upgrade import add_counts
 
             add_counts(backend, _fts(self).storages())
+            _fts(self).install_natives()  # FTS sync triggers made before this version: the server's too
         disk_cache.shared().ready()  # likewise the translations kept by earlier processes
         from .catalog import route  # noqa: F401  (statements that are not plain DML go through it)
         if autocommit is not LEGACY:
@@ -732,6 +733,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             if postgres:
                 self._restore_views(cursor)
             store.write(self._backend, self._shadow.dump(), self._shadow.take_cookie())
+            if postgres and _fts(self).natives and statements.leading_keyword(sql) in ("ALTER", "DROP"):
+                _fts(self).sync_natives()  # a renamed column or table: the server's sync triggers follow
             self._identity_high.clear()
         except sqlite3.IntegrityError as exc:
             message = self._new_index_conflict(before) if "UNIQUE" in str(exc) else None

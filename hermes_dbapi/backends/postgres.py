@@ -35,6 +35,9 @@ _TUPLES_OK = pq.ExecStatus.TUPLES_OK
 # statements, stale cached plan): run it with client-side binding from then on
 _CLIENT_ONLY_STATES = frozenset({"42P18", "42725", "42883", "42804", "42601", "0A000"})
 _STMT_SAVEPOINT = "hermes_stmt"
+# issue 8: the setting, and its value for this version, under which the server runs the
+# FTS sync triggers it was given (fts/server/native.py); set for every session at connect
+NATIVE_TRIGGERS = ("hdb.native_triggers", "1")
 _GUARD_CLOSE = "; RELEASE SAVEPOINT " + _STMT_SAVEPOINT
 _GUARD_OPEN_B = ("SAVEPOINT " + _STMT_SAVEPOINT).encode()
 _GUARD_CLOSE_B = ("RELEASE SAVEPOINT " + _STMT_SAVEPOINT).encode()
@@ -159,6 +162,7 @@ class PostgresBackend(faults.PgFaults, Backend):
             params["password"] = url.password
         params.setdefault("connect_timeout", 10)
         options = f"-c search_path={namespace} -c TimeZone=UTC -c lock_timeout={int(timeout * 1000)}"
+        options += " -c {}={}".format(*NATIVE_TRIGGERS)
         if target.read_only:
             options += " -c default_transaction_read_only=on"
         params["options"] = options

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Callable
 
 from .._stdlib import sqlite3
-from . import REAL_OVERFLOW, make, not_supported
+from . import REAL_OVERFLOW, make, malformed, not_supported
 
 Lookup = Callable[[str, tuple], list]
 Rule = Callable[[object, Lookup], sqlite3.Error]
@@ -187,6 +187,12 @@ def _io(exc: object, lookup: Lookup) -> sqlite3.Error:
     return make(sqlite3.OperationalError, f"disk I/O error ({_primary(exc)})", "SQLITE_IOERR")
 
 
+def _corrupt(exc: object, lookup: Lookup) -> sqlite3.Error:
+    """A native FTS trigger's 'delete' of more than the index holds (fts/server/native.py):
+    FTS5's corruption error, as the shim raises it (errors.malformed)."""
+    return malformed()
+
+
 def _full(exc: object, lookup: Lookup) -> sqlite3.Error:
     return make(sqlite3.OperationalError, "database or disk is full", "SQLITE_FULL")
 
@@ -213,6 +219,7 @@ TABLE: dict[str, Rule] = {
     "22P02": _mismatch,
     "22003": _overflow,
     "53100": _full,
+    "XX001": _corrupt,
     "08": _io,
     "57P01": _io,
     "57P02": _io,

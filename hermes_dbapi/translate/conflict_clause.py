@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from sqlglot import exp
 from sqlglot.dialects.sqlite import SQLite
 from sqlglot.tokens import TokenType
 
@@ -54,6 +55,14 @@ def replace_into(text: str) -> str:
             or tokens[at - 1].token_type != TokenType.R_PAREN:  # not the end of the WITH clause: INSERT OR REPLACE
         return text
     return text[: tokens[at].start] + "INSERT OR REPLACE" + text[tokens[at].end + 1:]
+
+
+def replaces(tree: exp.Expression) -> bool:
+    """A parsed statement that resolves conflicts by REPLACE (``INSERT OR REPLACE``, ``REPLACE
+    INTO`` after :func:`replace_into`, ``UPDATE OR REPLACE`` after :func:`split`)."""
+    if isinstance(tree, exp.Insert):
+        return (tree.args.get("alternative") or "").upper() == "REPLACE"
+    return tree.meta.get(META) == "REPLACE"
 
 
 def restore(text: str, algorithm: str) -> str:

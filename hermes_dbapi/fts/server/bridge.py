@@ -19,7 +19,7 @@ from ...catalog import store
 from ...translate import conflict_clause
 from ...translate.params import scan
 from ..errors import FtsError
-from . import select, sqlrun, triggers, writes
+from . import native, select, sqlrun, triggers, writes
 from .spec import FtsSpec, is_fts5_ddl, parse
 from .storage import Storage
 from .undecodable import Stash
@@ -45,6 +45,10 @@ class FtsBridge:
         self._epoch = -1
         self.specs: dict[str, FtsSpec] = {}
         self.triggers: dict[str, list[triggers.Trigger]] = {}  # table -> shim-run triggers
+        self.natives: dict[str, list[triggers.Trigger]] = {}  # table -> triggers the server runs (native.py)
+        self._shim_runs_all: dict[str, list[triggers.Trigger]] = {}  # table -> every trigger (native.off)
+        self._main_triggers: list[triggers.Trigger] = []
+        self._natives_on = True  # this session's hdb.native_triggers (set at connect)
         self._storages: dict[str, Storage] = {}
         self._script = False
         self._parsed: dict[str, tuple[int, Any, exp.Expression | None]] = {}  # sql -> (epoch, scan, tree)
@@ -65,18 +69,107 @@ class FtsBridge:
                 "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'trigger') "
                 "AND sql IS NOT NULL ORDER BY rowid"
             ).fetchall()
+            main = len(rows)
             rows += shadow.db.execute(  # CREATE TEMP TRIGGER: this connection's only, fired all the same
                 "SELECT type, name, tbl_name, sql FROM sqlite_temp_master WHERE type = 'trigger' ORDER BY rowid"
             ).fetchall()
         self.specs = {n.lower(): parse(n, s) for t, n, _tb, s in rows if t == "table" and is_fts5_ddl(s)}
         self.triggers = {}
-        for t, _n, tbl, s in rows:
+        self._main_triggers = []
+        for at, (t, _n, tbl, s) in enumerate(rows):
             if t == "trigger":
                 trig = triggers.parse(s)
                 if trig is not None:  # ordinary triggers too: hermes_dbapi/triggers runs them
                     self.triggers.setdefault(tbl.lower(), []).append(trig)
+                    if at < main:
+                        self._main_triggers.append(trig)
         self._storages = {}
         self._epoch = shadow.epoch
+        self._find_natives()
+
+    def _find_natives(self) -> None:
+        """Which triggers the server runs (``native.py``): those whose native form it
+        has; the shim leaves their tables' statements to it when it runs every trigger
+        of the table.  A native trigger this connection would not make (another
+        version's, a catalog it has not caught up with) turns them all off for it."""
+        self.natives, self._shim_runs_all = {}, dict(self.triggers)
+        backend = self.conn._backend
+        if not native.usable(backend):
+            return
+        have = native.present(backend) if self._main_triggers else set()
+        made = native.wanted(self, self._main_triggers) if have else {}
+        known = {n.name for n in made.values()}
+        self._set_natives(not have - known)
+        if have - known:
+            return
+        for trigger in self._main_triggers:
+            made_one = made.get(trigger.name.lower())
+            if made_one is not None and made_one.name in have:
+                self.natives.setdefault(trigger.table.lower(), []).append(trigger)
+        for table, natives in self.natives.items():
+            if len(natives) == len(self.triggers.get(table, ())):
+                del self.triggers[table]  # the server runs them all
+
+    def _set_natives(self, on: bool) -> None:
+        if on != self._natives_on:
+            self.conn._backend.query(f"SELECT set_config('{native.SETTING}', %s, false)",
+                                     (native.GENERATION if on else "off",))
+            self._natives_on = on
+
+    def _runs_natives(self, tree: exp.Expression, table: str) -> bool:
+        """A statement on a table with native triggers that the shim runs with them off:
+        a REPLACE (SQLite's replacing deletes fire no delete trigger), or a table with
+        triggers of its own beside them (this connection's TEMP ones)."""
+        return table in self.natives and (table in self.triggers or conflict_clause.replaces(tree))
+
+    @contextlib.contextmanager
+    def _all_in_shim(self) -> Iterator[None]:
+        """The native triggers off on the server and run by the shim meanwhile."""
+        self.triggers, kept = self._shim_runs_all, self.triggers
+        try:
+            with native.off(self.conn._backend):
+                yield
+        finally:
+            self.triggers = kept
+
+    def sync_natives(self) -> None:
+        """After DDL: the server's native triggers made to match the catalog (native.sync),
+        in the same transaction."""
+        backend = self.conn._backend
+        if not native.usable(backend):
+            return
+        self._refresh()
+        guarded = backend.in_transaction
+        try:
+            if guarded:
+                backend.savepoint("SAVEPOINT", "hermes_native")
+            native.sync(self, self._main_triggers)
+            if guarded:
+                backend.savepoint("RELEASE SAVEPOINT", "hermes_native")
+        except Exception:  # noqa: BLE001 - e.g. no privilege: the shim runs the triggers, as before
+            if guarded:
+                backend.savepoint("ROLLBACK TO SAVEPOINT", "hermes_native")
+                backend.savepoint("RELEASE SAVEPOINT", "hermes_native")
+        self._epoch = -1  # which are native is read again
+
+    def install_natives(self) -> None:
+        """At connect, when this version's helpers were just installed: native triggers
+        for the catalog's sync triggers (outside a transaction, under the write lock;
+        failure leaves the shim running them, as before)."""
+        backend = self.conn._backend
+        if not native.usable(backend) or getattr(backend, "read_only", False):
+            return
+        try:
+            backend.begin("IMMEDIATE")
+            try:
+                self.sync_natives()
+            except BaseException:
+                backend.rollback()
+                raise
+            backend.commit()
+        except Exception:  # noqa: BLE001 - the shim runs the triggers itself, as before
+            self._epoch = -1
+            return
 
     def warm(self) -> None:
         """Read the catalog's FTS5 tables and triggers and make their tokenizers now
@@ -117,7 +210,7 @@ class FtsBridge:
             return False
         words = {_unq(w).lower() for w in _WORD.findall(sql)}
         fts = words & set(self.specs)
-        trig = words & set(self.triggers)
+        trig = words & (set(self.triggers) | set(self.natives))
         if not fts and not trig:
             return False
         found, tree = self._parse(sql, copy=False)
@@ -131,6 +224,9 @@ class FtsBridge:
         if target_name in self.specs:
             self._write(cursor, tree.copy(), self.specs[target_name], values, keyword)
             return True
+        if target_name in self.natives and self._runs_natives(tree, target_name):
+            with self._all_in_shim():
+                return self._dml_with_triggers(cursor, sql, tree, target_name, values, keyword, parameters)
         if target_name in self.triggers:
             # the trigger engine only reads the statement (triggers/engine.py): no copy (issue 8)
             return self._dml_with_triggers(cursor, sql, tree, target_name, values, keyword, parameters)
@@ -152,7 +248,7 @@ class FtsBridge:
         cached = self._parsed.get(sql)
         if cached is None or cached[0] != epoch:
             self.conn._raise_sqlite_error(sql)
-            found = scan(sql)
+            found = scan(conflict_clause.replace_into(sql))
             text, update_or = conflict_clause.split(found.sql)
             try:
                 tree = sqlglot.parse_one(text, read="sqlite")
@@ -278,6 +374,10 @@ class FtsBridge:
         target = target_table(tree)
         if not self.conn._shadow.has_table(target):  # _parse reloaded the catalog when SQLite missed it
             raise errors.operational(f"no such table: {target}")
+        if self._runs_natives(tree, target.lower()):
+            with self._all_in_shim():
+                self._run_row_by_row(cursor, tree, self._bind(sql, found, parameters), keyword)
+            return
         self._run_row_by_row(cursor, tree, self._bind(sql, found, parameters), keyword)
 
     def _run_row_by_row(self, cursor: "Cursor", tree: exp.Expression, values: Sequence[Any], keyword: str) -> None:
@@ -300,7 +400,7 @@ class FtsBridge:
         if not (self.triggers or self.specs) or not statements.is_dml(keyword):
             return False
         words = {_unq(w).lower() for w in _WORD.findall(sql)}
-        if not words & (set(self.triggers) | set(self.specs)):
+        if not words & (set(self.triggers) | set(self.specs)) and not self._replaces_native(sql, words):
             return False
         conn = self.conn
         total, kept = 0, cursor.lastrowid
@@ -315,6 +415,13 @@ class FtsBridge:
             total += max(cursor.rowcount, 0)
         cursor._set_result(None, total, kept)  # sqlite3: executemany() leaves lastrowid alone
         return True
+
+    def _replaces_native(self, sql: str, words: set[str]) -> bool:
+        """executemany() of a statement the shim runs with the native triggers off."""
+        if not words & set(self.natives):
+            return False
+        tree = self._parse(sql, copy=False)[1]
+        return tree is not None and self._runs_natives(tree, target_table(tree).lower())
 
     def _many_insert(self, cursor: "Cursor", sql: str, items: list) -> bool:
         """executemany() of ``INSERT INTO fts(...) VALUES (?, ...)``: one batched write.
@@ -373,6 +480,7 @@ class FtsBridge:
         try:
             server()
             store.write(conn._backend, conn._shadow.dump(), conn._shadow.take_cookie())
+            self.sync_natives()
         except BaseException:
             conn._shadow.load(before)
             raise

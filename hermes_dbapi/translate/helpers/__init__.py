@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import my_datetime, my_json, pg_blob, pg_cast, pg_datetime, pg_fts, pg_json, pg_text
+from . import my_datetime, my_json, pg_blob, pg_cast, pg_datetime, pg_fts, pg_fts_index, pg_json, pg_text
 
-VERSION = 14  # 11: FTS tables gain their running counts when it is installed (fts.server.upgrade); 12: hdb_utf8(NULL); 13: hdb_real_text; 14: hdb_fts_hits
+VERSION = 15  # 15: the native FTS triggers' functions (pg_fts_index); 11: FTS tables gain their running counts when it is installed (fts.server.upgrade); 12: hdb_utf8(NULL); 13: hdb_real_text; 14: hdb_fts_hits
 _MARKER = f"hdb_helpers_v{VERSION}"
 
 
@@ -29,6 +29,7 @@ def statements(kind: str) -> list[str]:
             *pg_text.STATEMENTS,
             *pg_blob.STATEMENTS,
             *pg_fts.STATEMENTS,
+            *pg_fts_index.statements(),
             f"CREATE OR REPLACE FUNCTION {_MARKER}() RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT 1'",
         ]
     return [
