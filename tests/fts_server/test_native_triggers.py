@@ -217,3 +217,15 @@ def test_a_locked_index_fails_the_insert_alone(pg, tmp_path):
     assert shim.execute("SELECT content FROM messages").fetchall() == [("after",)]
     assert shim.execute(MATCHING, ("after",)).fetchall() == shim.execute("SELECT id FROM messages").fetchall()
     shim.execute(CHECK)
+
+
+def test_a_rowid_indexed_twice_keeps_both_as_fts5_does(pg, tmp_path):
+    """The index already holds the rowid (written to the FTS table directly): the
+    trigger's rows join it, as FTS5's do."""
+    ref, shim = _both(pg, tmp_path)
+    for conn in (ref, shim):
+        conn.execute("INSERT INTO messages_fts (rowid, content) VALUES (1, 'manual words')")
+        conn.execute("INSERT INTO messages (id, content) VALUES (1, 'trigger words')")
+    for needle in ("manual", "trigger", "words", "NEAR(manual words)"):
+        _same(ref, shim, MATCHING, (needle,))
+    _same(ref, shim, "SELECT rowid, bm25(messages_fts) FROM messages_fts WHERE messages_fts MATCH 'words'")

@@ -194,7 +194,9 @@ def _body(write: Write) -> str:
     tokens = " UNION ALL ".join(
         f"SELECT tok, ({i}::bigint << 32) + o - 1 AS p FROM unnest(w{i}) WITH ORDINALITY AS u(tok, o)" for i in indexed
     ) or "SELECT NULL::text AS tok, 0::bigint AS p WHERE false"
-    keyed = f"SELECT hdb_fts_raw(tok) AS raw, p FROM ({tokens}) AS s"
+    # a token's bytes: hdb_fts_raw only for one that may pass FTS5's 32,768 bytes
+    raw = "CASE WHEN length(tok) <= 8192 THEN convert_to(tok, 'UTF8') ELSE hdb_fts_raw(tok) END"
+    keyed = f"SELECT {raw} AS raw, p FROM ({tokens}) AS s"
     key = "CASE WHEN octet_length(raw) <= 480 THEN raw ELSE substring(raw FROM 1 FOR 480) || hdb_sha1(raw) END"
     if write.delete:
         return setup + (
@@ -205,13 +207,19 @@ def _body(write: Write) -> str:
             f"  END IF;\n"
             f"  UPDATE {s.data} SET nrow = nrow - 1, ntoken = ntoken - total WHERE id = 1;\n"
         )
+    one_byte = " || ".join(f"set_byte('\\x00'::bytea, 0, sizes[{i + 1}])" for i in range(len(write.values)))
+    sizes = f"CASE WHEN total < 128 THEN {one_byte} ELSE hdb_varints(sizes) END"
+    postings = (f"INSERT INTO {s.idx} AS x (term, id, full_term, pos)\n"
+                f"      SELECT {key}, {write.rowid}, CASE WHEN octet_length(raw) > 480 THEN raw END,\n"
+                f"             string_agg(p::text, ',' ORDER BY p) FROM ({keyed}) AS k GROUP BY raw")
+    size = f"INSERT INTO {s.docsize} (id, sz, total) VALUES ({write.rowid}, {sizes}, total)"
+    # a rowid indexed before (external content may index one twice): FTS5 keeps both, as the
+    # shim's upserts do; a new one, the usual, is plain INSERTs (no speculative insertion)
     return setup + (
-        f"  INSERT INTO {s.idx} AS x (term, id, full_term, pos)\n"
-        f"    SELECT {key}, {write.rowid}, CASE WHEN octet_length(raw) > 480 THEN raw END,\n"
-        f"           string_agg(p::text, ',' ORDER BY p) FROM ({keyed}) AS k GROUP BY raw\n"
-        f"    ON CONFLICT (term, id) DO UPDATE SET pos = x.pos || ',' || EXCLUDED.pos;\n"
-        f"  INSERT INTO {s.docsize} (id, sz, total) VALUES ({write.rowid}, hdb_varints(sizes), total)\n"
-        f"    ON CONFLICT (id) DO UPDATE SET sz = EXCLUDED.sz, total = EXCLUDED.total;\n"
+        f"  IF EXISTS (SELECT 1 FROM {s.idx} WHERE id = {write.rowid}) OR EXISTS (SELECT 1 FROM {s.docsize} WHERE id = {write.rowid}) THEN\n"
+        f"    {postings}\n      ON CONFLICT (term, id) DO UPDATE SET pos = x.pos || ',' || EXCLUDED.pos;\n"
+        f"    {size}\n      ON CONFLICT (id) DO UPDATE SET sz = EXCLUDED.sz, total = EXCLUDED.total;\n"
+        f"  ELSE\n    {postings};\n    {size};\n  END IF;\n"
         f"  UPDATE {s.data} SET nrow = nrow + 1, ntoken = ntoken + total WHERE id = 1;\n"
     )
 
