@@ -229,3 +229,18 @@ def test_a_rowid_indexed_twice_keeps_both_as_fts5_does(pg, tmp_path):
     for needle in ("manual", "trigger", "words", "NEAR(manual words)"):
         _same(ref, shim, MATCHING, (needle,))
     _same(ref, shim, "SELECT rowid, bm25(messages_fts) FROM messages_fts WHERE messages_fts MATCH 'words'")
+
+
+def test_a_native_trigger_it_would_not_make_turns_them_off(pg, tmp_path):
+    """Another version's native trigger on the namespace: this connection runs every
+    trigger in the shim, with the server's off for its session (indexed once)."""
+    _ref, shim = _both(pg, tmp_path)
+    q = shim._backend.query
+    q("CREATE FUNCTION hdb_native_elsewhere() RETURNS trigger LANGUAGE plpgsql AS "
+      "$f$ BEGIN RETURN NULL; END $f$")
+    q("CREATE TRIGGER hdb_native_elsewhere AFTER INSERT ON messages FOR EACH ROW EXECUTE FUNCTION hdb_native_elsewhere()")
+    other = pg.connect(pg.path("native.db"), isolation_level=None)
+    other.execute("INSERT INTO messages (content) VALUES ('once')")
+    assert other._backend.query("SELECT current_setting('hdb.native_triggers')") == [("off",)]
+    assert other.execute(MATCHING, ("once",)).fetchall() == [(1,)]
+    assert q("SELECT pos FROM messages_fts_idx") == [("0",)]

@@ -49,6 +49,7 @@ class FtsBridge:
         self._shim_runs_all: dict[str, list[triggers.Trigger]] = {}  # table -> every trigger (native.off)
         self._main_triggers: list[triggers.Trigger] = []
         self._natives_on = True  # this session's hdb.native_triggers (set at connect)
+        self._natives_session: object = None  # the driver session it was last set for
         self._storages: dict[str, Storage] = {}
         self._script = False
         self._parsed: dict[str, tuple[int, Any, exp.Expression | None]] = {}  # sql -> (epoch, scan, tree)
@@ -111,10 +112,18 @@ class FtsBridge:
                 del self.triggers[table]  # the server runs them all
 
     def _set_natives(self, on: bool) -> None:
+        backend = self.conn._backend
         if on != self._natives_on:
-            self.conn._backend.query(f"SELECT set_config('{native.SETTING}', %s, false)",
-                                     (native.GENERATION if on else "off",))
+            backend.query(f"SELECT set_config('{native.SETTING}', %s, false)", (native.GENERATION if on else "off",))
             self._natives_on = on
+        self._natives_session = backend.conn
+
+    def _keep_natives_off(self) -> None:
+        """A session that replaced one the native triggers were turned off for (a reconnect,
+        issue 5) starts with them on: off again, or they would index rows the shim indexes."""
+        if not self._natives_on and self.conn._backend.conn is not self._natives_session:
+            self._natives_on = True
+            self._set_natives(False)
 
     def _runs_natives(self, tree: exp.Expression, table: str) -> bool:
         """A statement on a table with native triggers that the shim runs with them off:
@@ -204,6 +213,7 @@ class FtsBridge:
                 return self._create_trigger(cursor, sql)
             return False
         self._refresh()
+        self._keep_natives_off()
         if keyword == "DROP":
             return self._drop(cursor, sql)
         if not self.specs and not self.triggers:
@@ -368,6 +378,7 @@ class FtsBridge:
         ``script``: a statement of executescript(), which opens no implicit transaction."""
         self._script = script
         self._refresh()
+        self._keep_natives_off()
         found, tree = self._parse(sql, copy=False)
         if tree is None:  # the connection translated it: sqlglot read it then
             raise errors.operational(f"unsupported or malformed SQL ({sql[:80]})")

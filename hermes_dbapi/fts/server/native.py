@@ -283,8 +283,9 @@ def present(backend: Any) -> set[str]:
 
 def usable(backend: Any) -> bool:
     """A backend whose server can run native triggers: PostgreSQL 14+ (CREATE OR REPLACE
-    TRIGGER) with this version's helpers."""
-    return backend.kind == "postgres" and backend.helpers_current and backend.server_version >= (14,)
+    TRIGGER) with this version's helpers, in a UTF-8 database (the tokenizer's classes)."""
+    return (backend.kind == "postgres" and backend.helpers_current and backend.server_version >= (14,)
+            and backend.conn.info.parameter_status("server_encoding") == "UTF8")
 
 
 def sync(bridge: "FtsBridge", main: Sequence[Trigger]) -> None:

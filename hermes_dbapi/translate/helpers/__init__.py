@@ -29,7 +29,6 @@ def statements(kind: str) -> list[str]:
             *pg_text.STATEMENTS,
             *pg_blob.STATEMENTS,
             *pg_fts.STATEMENTS,
-            *pg_fts_index.statements(),
             f"CREATE OR REPLACE FUNCTION {_MARKER}() RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT 1'",
         ]
     return [
@@ -37,6 +36,14 @@ def statements(kind: str) -> list[str]:
         *my_json.STATEMENTS,
         f"CREATE OR REPLACE FUNCTION {_MARKER}() RETURNS INT DETERMINISTIC NO SQL RETURN 1",
     ]
+
+
+def optional(backend: Any) -> list[str]:
+    """Helpers a namespace does without where the server cannot have them: the native FTS
+    triggers' functions (a UTF-8 database only; ``fts/server/native.usable`` checks)."""
+    if backend.kind == "postgres" and backend.conn.info.parameter_status("server_encoding") == "UTF8":
+        return pg_fts_index.statements()
+    return []
 
 
 def _present(backend: Any) -> bool:
@@ -59,8 +66,14 @@ def install(backend: Any) -> bool:
         if getattr(backend, "read_only", False):
             return False
         with backend.conn.cursor() as cur:  # raw driver cursor: no parameters, so '%' stays literal
-            for sql in statements(backend.kind):
+            for sql in statements(backend.kind)[:-1]:
                 cur.execute(sql)
+            for sql in optional(backend):
+                try:
+                    cur.execute(sql)
+                except Exception:  # noqa: BLE001 - what needs it checks for it (fts/server/native.py)
+                    pass
+            cur.execute(statements(backend.kind)[-1])  # the marker, last
     except Exception:  # noqa: BLE001 - no privilege / concurrent creator: the helper call reports it
         return False
     backend.helpers_current = True
