@@ -52,6 +52,11 @@ SCENARIOS: dict[str, tuple[list, list]] = {
              "INSERT INTO log(msg) VALUES ('changed ' || old.id); END"),
         ["INSERT INTO t(a) VALUES (1), (2)", "UPDATE t SET a = 2", "UPDATE t SET a = 2", TC, LOGS],
     ),
+    "replace_into_fires_insert_triggers": (  # REPLACE INTO is INSERT OR REPLACE: its deletes fire none
+        trig("CREATE TRIGGER ai AFTER INSERT ON t BEGIN INSERT INTO log(msg) VALUES ('ins ' || new.a); END"),
+        ["INSERT INTO t(id, a) VALUES (1, 1)", "REPLACE INTO t(id, a) VALUES (1, 2)",
+         "INSERT OR REPLACE INTO t(id, a) VALUES (1, 3)", "REPLACE INTO t(a) VALUES (4)", TC, LOGS, ROWS],
+    ),
     "after_delete": (
         trig("CREATE TRIGGER ad AFTER DELETE ON t BEGIN INSERT INTO log(msg) VALUES ('del ' || old.a); END"),
         ["INSERT INTO t(a) VALUES (1), (2), (3)", "DELETE FROM t WHERE a >= 2", TC, LOGS, ROWS],
