@@ -244,3 +244,38 @@ def test_a_native_trigger_it_would_not_make_turns_them_off(pg, tmp_path):
     assert other._backend.query("SELECT current_setting('hdb.native_triggers')") == [("off",)]
     assert other.execute(MATCHING, ("once",)).fetchall() == [(1,)]
     assert q("SELECT pos FROM messages_fts_idx") == [("0",)]
+
+
+MULTI = [
+    "CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT, body TEXT, tag TEXT, n INTEGER)",
+    "CREATE VIRTUAL TABLE notes_fts USING fts5(title, body, tag UNINDEXED, n, content='notes', content_rowid='id')",
+    "CREATE TRIGGER notes_ai AFTER INSERT ON notes BEGIN "
+    "INSERT INTO notes_fts(rowid, title, body, tag, n) VALUES (new.id, new.title, new.body, new.tag, new.n); END",
+    "CREATE TRIGGER notes_ad AFTER DELETE ON notes BEGIN "
+    "INSERT INTO notes_fts(notes_fts, rowid, title, body, tag, n) "
+    "VALUES ('delete', old.id, old.title, old.body, old.tag, old.n); END",
+]
+NOTES = [(1, "Alpha title", "alpha body text " * 50, "tagged", 7), (2, None, "beta", "x", None),
+         (3, "Gamma", "", "alpha", 12345), (4, "δέλτα Δ", "ünïcödé words", None, -3)]
+
+
+def test_several_columns_and_executemany(pg, tmp_path):
+    """Columns after the first (positions col << 32), an UNINDEXED one, an INTEGER
+    one, rows inserted by executemany (PostgreSQL's COPY fires the triggers too)."""
+    ref, shim = _both(pg, tmp_path, MULTI)
+    assert len(_natives(shim)) == 2
+    for conn in (ref, shim):
+        conn.executemany("INSERT INTO notes VALUES (?, ?, ?, ?, ?)", NOTES)
+    storage = shim._fts_bridge.storage(shim._fts_bridge.specs["notes_fts"])
+    postings, sizes, _ = storage.encode_rows([(r[0], r[1:]) for r in NOTES])
+    q = shim._backend.query
+    assert sorted(q("SELECT term, id, full_term, pos FROM notes_fts_idx")) == sorted(postings)
+    assert sorted(q("SELECT id, sz, total FROM notes_fts_docsize")) == sorted(sizes)
+    query = "SELECT rowid, bm25(notes_fts) FROM notes_fts WHERE notes_fts MATCH ? ORDER BY rank, rowid"
+    for needle in ("alpha", "body:alpha", "title:gamma", "tagged", "12345", "delta", "unicode"):
+        _same(ref, shim, query, (needle,))
+    for conn in (ref, shim):
+        conn.execute("DELETE FROM notes WHERE id IN (1, 4)")
+    for needle in ("alpha", "delta", "beta"):
+        _same(ref, shim, query, (needle,))
+    shim.execute("INSERT INTO notes_fts(notes_fts, rank) VALUES ('integrity-check', 1)")
