@@ -226,6 +226,12 @@ class Unicode61(Tokenizer):
         self._fold = fold_table(remove)
         self._folded: dict[str, str] = {}  # word -> folded word, for ``terms``
 
+    @property
+    def pattern(self) -> str:
+        """The token regular expression (``[start][continuation]*``, ``\\U`` escapes), which
+        the server's tokenizer is built from (translate/helpers/pg_fts_index.py)."""
+        return self._regex.pattern
+
     def tokenize(self, text: str) -> list[Token]:
         folded = text.translate(self._fold)
         regex = self._ascii_regex if text.isascii() else self._regex

@@ -144,14 +144,15 @@ def _write(bridge: "FtsBridge", trigger: Trigger, tree: exp.Expression, columns:
         names, cells = names[1:], cells[1:]
     if not names or names[0] not in _ROWID_NAMES:
         return None
-    rowid = _reference(trigger, cells[0], columns, rowid_column, _INTEGER_TYPES, "old" if delete else "new")
+    side = "old" if delete else "new"
+    rowid = _reference(trigger, cells[0], columns, rowid_column, _INTEGER_TYPES, side, as_text=False)
     values: list[str | None] = [None] * len(spec.columns)
     for name, cell in zip(names[1:], cells[1:]):
         at = spec.column_index(name)
         if at is None:
             return None
-        values[at] = _reference(trigger, cell, columns, rowid_column, _TEXT_TYPES + _INTEGER_TYPES,
-                                "old" if delete else "new")
+        values[at] = _reference(trigger, cell, columns, rowid_column, _TEXT_TYPES + _INTEGER_TYPES, side,
+                                as_text=True)
         if values[at] is None:
             return None
     if rowid is None:
@@ -160,8 +161,9 @@ def _write(bridge: "FtsBridge", trigger: Trigger, tree: exp.Expression, columns:
 
 
 def _reference(trigger: Trigger, cell: exp.Expression, columns: dict[str, tuple[str, str]],
-               rowid_column: str | None, types: tuple[str, ...], side: str) -> str | None:
-    """``new.x`` / ``old.x`` (the side a write of that kind reads) as server text, or None."""
+               rowid_column: str | None, types: tuple[str, ...], side: str, as_text: bool) -> str | None:
+    """``new.x`` / ``old.x`` (the side a write of that kind reads) as a server expression
+    (``as_text``: cast to text unless it is), or None."""
     if not isinstance(cell, exp.Column) or cell.table.lower() != side:
         return None
     if (side == "new" and trigger.event == "DELETE") or (side == "old" and trigger.event == "INSERT"):
@@ -175,7 +177,7 @@ def _reference(trigger: Trigger, cell: exp.Expression, columns: dict[str, tuple[
     if found is None or found[1] not in types:
         return None
     ref = f'{side.upper()}.{_quote(found[0])}'
-    return ref if found[1] == "text" or types == _INTEGER_TYPES else f"{ref}::text"
+    return f"{ref}::text" if as_text and found[1] != "text" else ref
 
 
 def _quote(name: str) -> str:
@@ -259,9 +261,9 @@ def wanted(bridge: "FtsBridge", main: Sequence[Trigger]) -> dict[str, Native]:
         made = []
         for trigger in triggers:
             writes = plan(bridge, trigger, columns[1])
-            of = [columns[1].get(c, ("", ""))[0] for c in trigger.of]
-            if writes is None or not all(of):
+            if writes is None or not set(trigger.of) <= set(columns[1]):
                 break
+            of = [columns[1][c][0] for c in trigger.of]
             made.append(native(trigger, columns[0], of, writes))
         else:
             out.update({n.trigger.lower(): n for n in made})

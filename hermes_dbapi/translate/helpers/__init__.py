@@ -21,6 +21,7 @@ _MARKER = f"hdb_helpers_v{VERSION}"
 
 
 def statements(kind: str) -> list[str]:
+    """The helpers every namespace of ``kind`` has (the version marker apart: :func:`marker`)."""
     if kind == "postgres":
         return [
             *pg_datetime.STATEMENTS,
@@ -29,13 +30,15 @@ def statements(kind: str) -> list[str]:
             *pg_text.STATEMENTS,
             *pg_blob.STATEMENTS,
             *pg_fts.STATEMENTS,
-            f"CREATE OR REPLACE FUNCTION {_MARKER}() RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT 1'",
         ]
-    return [
-        *my_datetime.STATEMENTS,
-        *my_json.STATEMENTS,
-        f"CREATE OR REPLACE FUNCTION {_MARKER}() RETURNS INT DETERMINISTIC NO SQL RETURN 1",
-    ]
+    return [*my_datetime.STATEMENTS, *my_json.STATEMENTS]
+
+
+def marker(kind: str) -> str:
+    """The function that says this version's helpers are there: made last."""
+    if kind == "postgres":
+        return f"CREATE OR REPLACE FUNCTION {_MARKER}() RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT 1'"
+    return f"CREATE OR REPLACE FUNCTION {_MARKER}() RETURNS INT DETERMINISTIC NO SQL RETURN 1"
 
 
 def optional(backend: Any) -> list[str]:
@@ -66,14 +69,14 @@ def install(backend: Any) -> bool:
         if getattr(backend, "read_only", False):
             return False
         with backend.conn.cursor() as cur:  # raw driver cursor: no parameters, so '%' stays literal
-            for sql in statements(backend.kind)[:-1]:
+            for sql in statements(backend.kind):
                 cur.execute(sql)
             for sql in optional(backend):
                 try:
                     cur.execute(sql)
                 except Exception:  # noqa: BLE001 - what needs it checks for it (fts/server/native.py)
                     pass
-            cur.execute(statements(backend.kind)[-1])  # the marker, last
+            cur.execute(marker(backend.kind))
     except Exception:  # noqa: BLE001 - no privilege / concurrent creator: the helper call reports it
         return False
     backend.helpers_current = True

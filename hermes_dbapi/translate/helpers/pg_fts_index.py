@@ -38,7 +38,7 @@ def terms_function() -> str:
     the tokenizer's whole class, each token folded by the fold table (a token of
     ASCII letters only by A-Z: ``translate`` walks its whole list per character)."""
     tokenizer = Unicode61()
-    pattern = tokenizer._regex.pattern  # [token start][token character]*, \Uxxxxxxxx escapes PostgreSQL reads too
+    pattern = tokenizer.pattern  # \Uxxxxxxxx escapes PostgreSQL reads too
     fold = fold_table(tokenizer.remove_diacritics)
     pairs = sorted((cp, to) for cp, to in fold.items() if to and not 65 <= cp <= 90)
     dropped = "".join(chr(cp) for cp, to in sorted(fold.items()) if not to)
