@@ -92,6 +92,17 @@ def test_the_server_tokenizes_every_code_point_as_the_shim(pg):
         assert conn._backend.query("SELECT hdb_u61_terms(%s)", (text,))[0][0] == tokenizer.terms(text), text[:40]
 
 
+def test_the_server_tokenizes_ascii_text_as_the_shim(pg):
+    """ASCII text takes its own path on the server (split at once, A-Z folded by lower())."""
+    conn = pg.connect()
+    tokenizer = Unicode61()
+    rnd = random.Random(9)
+    texts = ["".join(chr(rnd.randint(1, 127)) for _ in range(rnd.randint(0, 60))) for _ in range(400)]
+    texts += ["".join(map(chr, range(1, 128))), "", " ", "!!", " Ab9 ", "a", "-A-", "x\ty\nZ", "ABCXYZ abcxyz 0123456789"]
+    for text in texts:
+        assert conn._backend.query("SELECT hdb_u61_terms(%s)", (text,))[0][0] == tokenizer.terms(text), repr(text)
+
+
 @pytest.mark.parametrize("size", [0, 1, 55, 56, 63, 64, 65, 119, 120, 1000])
 def test_the_servers_sha1_is_sha1(pg, size):
     data = bytes(range(256)) * 4

@@ -16,7 +16,7 @@ from typing import Any
 
 from . import my_datetime, my_json, pg_blob, pg_cast, pg_datetime, pg_fts, pg_fts_index, pg_json, pg_text
 
-VERSION = 15  # 15: the native FTS triggers' functions (pg_fts_index); 11: FTS tables gain their running counts when it is installed (fts.server.upgrade); 12: hdb_utf8(NULL); 13: hdb_real_text; 14: hdb_fts_hits
+VERSION = 16  # 16: hdb_u61_terms folds by lower() under "C" and splits ASCII text at once; 15: the native FTS triggers' functions (pg_fts_index); 11: FTS tables gain their running counts when it is installed (fts.server.upgrade); 12: hdb_utf8(NULL); 13: hdb_real_text; 14: hdb_fts_hits
 _MARKER = f"hdb_helpers_v{VERSION}"
 
 

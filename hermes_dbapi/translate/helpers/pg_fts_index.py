@@ -25,7 +25,6 @@ from functools import lru_cache
 from ...fts.tokenizers import Unicode61
 from ...fts.unicode61_tables import fold_table
 
-_AZ = "'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'"
 
 
 def _literal(text: str) -> str:
@@ -34,9 +33,12 @@ def _literal(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def terms_function() -> str:
-    """``hdb_u61_terms``: ASCII text by a small class and A-Z folded; other text by
-    the tokenizer's whole class, each token folded by the fold table (a token of
-    ASCII letters only by A-Z: ``translate`` walks its whole list per character)."""
+    """``hdb_u61_terms``: ASCII text folded and split at once (what is not a letter
+    or digit becomes one space); other text by the tokenizer's whole class, each
+    token folded by the fold table (a token of ASCII only by A-Z alone:
+    ``translate`` walks its whole list per character).  A-Z is folded by
+    ``lower()`` under the "C" collation, which changes ASCII letters and nothing
+    else (issue 8: a fifth of the cost of ``translate``)."""
     tokenizer = Unicode61()
     pattern = tokenizer.pattern  # \Uxxxxxxxx escapes PostgreSQL reads too
     fold = fold_table(tokenizer.remove_diacritics)
@@ -51,11 +53,10 @@ BEGIN
     RETURN '{{}}'::text[];
   END IF;
   IF t ~ '^[\x01-\x7f]*$' THEN
-    RETURN ARRAY(SELECT translate(m[1], {_AZ})
-                 FROM regexp_matches(t, '([A-Za-z0-9]+)', 'g') WITH ORDINALITY AS r(m, n) ORDER BY n);
+    RETURN string_to_array(btrim(regexp_replace(lower(t COLLATE "C"), '[^a-z0-9]+', ' ', 'g')), ' ');
   END IF;
-  RETURN ARRAY(SELECT CASE WHEN m[1] ~ '^[\x01-\x7f]*$' THEN translate(m[1], {_AZ})
-                      ELSE translate(translate(m[1], {_AZ}), {_literal(source)}, {_literal(target)}) END
+  RETURN ARRAY(SELECT CASE WHEN m[1] ~ '^[\x01-\x7f]*$' THEN lower(m[1] COLLATE "C")
+                      ELSE translate(lower(m[1] COLLATE "C"), {_literal(source)}, {_literal(target)}) END
                FROM regexp_matches(t, {_literal("(" + pattern + ")")}, 'g') WITH ORDINALITY AS r(m, n) ORDER BY n);
 END $f$
 """
