@@ -22,6 +22,7 @@ from .._stdlib import sqlite3
 from ..fts.server import sqlrun, writes
 from ..fts.server import triggers as parsing
 from ..translate import conflict_clause
+from ..translate.params import scan
 from ..translate.passes import row_assignments
 from ..translate.passes.conflicts import unique_keys_of
 from . import raising
@@ -730,6 +731,28 @@ def _rolls_back(tree: exp.Expression) -> bool:
     if isinstance(tree, exp.Insert):
         return (tree.args.get("alternative") or "").upper() == "ROLLBACK"
     return tree.meta.get(conflict_clause.META) == "ROLLBACK"
+
+
+def check_compiles(bridge: "FtsBridge", tree: exp.Expression) -> None:
+    """SQLite compiles the triggers a statement fires when it prepares it: a body
+    naming a table that is gone fails the statement, whether or not a row fires
+    them, with SQLite's message ("no such table: main.u"; unqualified in a TEMP
+    trigger).  The schema's SQLite copy compiles it once per statement and schema,
+    before the implicit BEGIN (sqlite3 prepares first: a failed one opens no transaction)."""
+    if not Runner(bridge).fired(tree):
+        return
+    text = tree.sql(dialect="sqlite")
+    shadow = bridge.conn._shadow
+    key = (shadow.epoch, text)
+    if key in bridge.compiled:
+        return
+    scanned = scan(text)
+    problem = shadow.check(text, scanned.count, scanned.names)
+    if problem is not None and str(problem).startswith("no such table"):
+        raise errors.operational(str(problem))
+    if len(bridge.compiled) > 512:  # statements with literals in them: keep it small
+        bridge.compiled.clear()
+    bridge.compiled.add(key)
 
 
 def run_statement(bridge: "FtsBridge", tree: exp.Expression, values: Sequence[Any]) -> tuple[int, int | None]:

@@ -57,6 +57,14 @@ SCENARIOS: dict[str, tuple[list, list]] = {
         ["INSERT INTO t(id, a) VALUES (1, 1)", "REPLACE INTO t(id, a) VALUES (1, 2)",
          "INSERT OR REPLACE INTO t(id, a) VALUES (1, 3)", "REPLACE INTO t(a) VALUES (4)", TC, LOGS, ROWS],
     ),
+    "body_naming_a_dropped_table_fails_the_statement": (  # SQLite compiles the body: "no such table: main.log"
+        [*BASE, "CREATE TABLE gone(x INTEGER)",
+         "CREATE TRIGGER ai AFTER INSERT ON t BEGIN INSERT INTO gone VALUES (new.a); END",
+         "CREATE TRIGGER au AFTER UPDATE ON t WHEN (SELECT count(*) FROM gone) >= 0 BEGIN SELECT 1; END",
+         "CREATE TRIGGER ad AFTER DELETE ON t BEGIN SELECT * FROM gone; END", "DROP TABLE gone"],
+        ["INSERT INTO t(a) VALUES (1)", ROWS, "UPDATE t SET a = 2 WHERE 0", "DELETE FROM t WHERE 0", TC,
+         "CREATE TABLE gone(x INTEGER)", "INSERT INTO t(a) VALUES (3)", "SELECT * FROM gone", ROWS],
+    ),
     "after_delete": (
         trig("CREATE TRIGGER ad AFTER DELETE ON t BEGIN INSERT INTO log(msg) VALUES ('del ' || old.a); END"),
         ["INSERT INTO t(a) VALUES (1), (2), (3)", "DELETE FROM t WHERE a >= 2", TC, LOGS, ROWS],

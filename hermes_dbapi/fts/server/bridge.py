@@ -55,6 +55,7 @@ class FtsBridge:
         self._parsed: dict[str, tuple[int, Any, exp.Expression | None]] = {}  # sql -> (epoch, scan, tree)
         self._plans: dict[tuple[str, bool], tuple[int, Any]] = {}  # (sql, deferring) -> (epoch, select.Plan)
         self.table_shapes: dict[tuple[int, str], tuple] = {}  # (epoch, table) -> triggers.engine._shape
+        self.compiled: set[tuple[int, str]] = set()  # (epoch, sql): statements whose triggers compile (engine)
         self.temp_rows: dict[str, int] = {}  # hits table -> rows written since it was renewed (select._renewing)
         self.temp_made: set[str] = set()  # hits tables (and indexes) a read-only connection's session has
         self.temp_session: object = None  # ... that session (its driver connection)
@@ -395,6 +396,7 @@ class FtsBridge:
         from ...triggers import engine
 
         conn = self.conn
+        engine.check_compiles(self, tree)
         if not self._script:
             conn._begin_implicitly(keyword)
         count, last = engine.run_statement(self, tree, values)
