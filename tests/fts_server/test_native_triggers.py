@@ -181,7 +181,7 @@ def test_a_renamed_column_is_followed(pg, tmp_path):
         conn.execute("ALTER TABLE messages RENAME COLUMN content TO body")
         conn.execute("INSERT INTO messages (body) VALUES ('second')")
     assert len(_natives(shim)) == 3 and _natives(shim) != before
-    assert ref.execute(MATCHING, ("second",)).fetchall() == [(2,)]
+    assert _same(ref, shim, MATCHING, ("second",)) == [(2,)]
     assert shim._backend.query("SELECT id FROM messages_fts_idx WHERE term = %s", (b"second",)) == [(2,)]
 
 
@@ -195,8 +195,7 @@ def test_a_dropped_fts_table_fails_the_insert_as_in_sqlite(pg, tmp_path):
         with pytest.raises(module.OperationalError) as caught:
             conn.execute("INSERT INTO messages (content) VALUES ('x')")
         errors.append(str(caught.value))
-    assert errors[0] == "no such table: main.messages_fts"
-    assert errors[1] in (errors[0], "no such table: messages_fts")  # the shim's engine names no schema
+    assert errors[0] == errors[1] == "no such table: main.messages_fts"
     _same(ref, shim, "SELECT count(*) FROM messages")
 
 

@@ -335,8 +335,12 @@ def _aux(ev: Evaluation, scorer: Bm25 | None, rowid: int, name: str, args: list[
     return highlight(ev, rowid, *args)
 
 
-def derived(ref: Ref, number: int) -> exp.Expression:
-    """The SQLite text of the derived table that replaces ``ref`` (its hits: ``_temp_name``)."""
+def derived(ref: Ref, number: int, present: set[str] | None = None) -> exp.Expression:
+    """The SQLite text of the derived table that replaces ``ref`` (its hits: ``_temp_name``).
+    ``present``: the external content table's columns (lower case), when known: one
+    the FTS table names but that table lacks (renamed or dropped since) is left out,
+    so a query that reads no column still runs, as in SQLite, and one that reads it
+    fails ("no such column")."""
     spec = ref.spec
     if spec.contentful:
         source, key = qi(spec.name + "_content"), "id"
@@ -344,17 +348,17 @@ def derived(ref: Ref, number: int) -> exp.Expression:
     elif spec.content:
         source = qi(spec.content)
         key = spec.content_rowid if spec.content_rowid.lower() in ROWID_NAMES else qi(spec.content_rowid)
-        cols = [f"c.{qi(c)} AS {qi(c)}" for c in spec.columns]
+        cols = [f"c.{qi(c)} AS {qi(c)}" for c in spec.columns if not present or c.lower() in present]
     else:
         source, key = qi(spec.name + "_docsize"), "id"
         cols = [f"NULL AS {qi(c)}" for c in spec.columns]
     if not ref.match:
-        body = f"SELECT c.{key} AS hermes_rowid, NULL AS hermes_rank, {', '.join(cols)} FROM {source} AS c"
+        body = f"SELECT c.{key} AS hermes_rowid, NULL AS hermes_rank{''.join(', ' + c for c in cols)} FROM {source} AS c"
     else:
         temp = _temp_name(ref, number)
         aux = "".join(f", h.{'rid' if i in ref.deferred else f'a{i}'} AS hermes_aux_{i}" for i in range(len(ref.aux)))
         body = (
-            f"SELECT h.rid AS hermes_rowid, h.rnk AS hermes_rank{aux}, {', '.join(cols)} "
+            f"SELECT h.rid AS hermes_rowid, h.rnk AS hermes_rank{aux}{''.join(', ' + c for c in cols)} "
             f"FROM {temp} AS h LEFT JOIN {source} AS c ON c.{key} = h.rid"
         )
     sub = sqlglot.parse_one(f"SELECT * FROM ({body}) AS {qi(ref.alias)}", read="sqlite")
@@ -496,9 +500,36 @@ def plan(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], de
                 raise errors.not_supported("more than one MATCH on one FTS table", "server")
             matched.append((number, ref))
         _order_like_fts5(ref)
-        ref.table.replace(derived(ref, number))
+        present = _content_columns(conn, tree, refs, ref)
+        ref.table.replace(derived(ref, number, present))
     text = tree.sql(dialect="sqlite")
     return Plan(text, matched, _inline(conn, tree, matched, count))
+
+
+def _content_columns(conn: "Connection", tree: exp.Expression, refs: list[Ref], ref: Ref) -> set[str] | None:
+    """The external content table's columns (lower case; None: not external content,
+    or the table is not there).  A column the FTS table names that is gone (renamed
+    or dropped since) fails, as in SQLite, every statement that reads the content:
+    a scan without MATCH, a column, snippet() or highlight()."""
+    spec = ref.spec
+    if not spec.content or spec.contentful:
+        return None
+    present = {name.lower() for name, _type, _key in conn._shadow.columns(spec.content)}
+    missing = [c for c in spec.columns if present and c.lower() not in present]
+    if missing and (not ref.match or _reads_content(tree, refs, ref)):
+        raise errors.operational(f"no such column: T.{missing[0]}")
+    return present or None
+
+
+def _reads_content(tree: exp.Expression, refs: list[Ref], ref: Ref) -> bool:
+    if any(name in ("snippet", "highlight") for name, _args in ref.aux):
+        return True
+    names = {c.lower() for c in ref.spec.columns}
+    for col in tree.find_all(exp.Column):
+        select = col.find_ancestor(exp.Select)
+        if col.name.lower() in names and select is not None and _owner(col, refs, select) is ref:
+            return True
+    return False
 
 
 def _inline(conn: "Connection", tree: exp.Expression, matched: list[tuple[int, Ref]],
