@@ -185,6 +185,21 @@ def test_a_renamed_column_is_followed(pg, tmp_path):
     assert shim._backend.query("SELECT id FROM messages_fts_idx WHERE term = %s", (b"second",)) == [(2,)]
 
 
+def test_an_alter_that_makes_them_eligible_makes_them(pg, tmp_path):
+    """The triggers name a column the table gains later: the server's follow the ALTER."""
+    schema = [SCHEMA[0].replace(", content TEXT)", ")"), *SCHEMA[1:]]
+    ref, shim = _both(pg, tmp_path, schema)
+    assert _natives(shim) == []
+    shim.close()
+    shim = pg.connect(pg.path("native.db"), isolation_level=None)  # a fresh connection: no statement before
+    for conn in (ref, shim):
+        conn.execute("ALTER TABLE messages ADD COLUMN content TEXT")
+        conn.execute("INSERT INTO messages (content) VALUES ('added later')")
+    assert len(_natives(shim)) == 3
+    assert _same(ref, shim, MATCHING, ("later",)) == [(1,)]
+    assert shim._backend.query("SELECT id FROM messages_fts_idx WHERE term = %s", (b"later",)) == [(1,)]
+
+
 def test_a_dropped_fts_table_fails_the_insert_as_in_sqlite(pg, tmp_path):
     ref, shim = _both(pg, tmp_path)
     for conn in (ref, shim):
