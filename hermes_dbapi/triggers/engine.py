@@ -733,21 +733,19 @@ def _rolls_back(tree: exp.Expression) -> bool:
     return tree.meta.get(conflict_clause.META) == "ROLLBACK"
 
 
-def check_compiles(bridge: "FtsBridge", tree: exp.Expression) -> None:
+def check_compiles(bridge: "FtsBridge", sql: str, tree: exp.Expression) -> None:
     """SQLite compiles the triggers a statement fires when it prepares it: a body
     naming a table that is gone fails the statement, whether or not a row fires
     them, with SQLite's message ("no such table: main.u"; unqualified in a TEMP
-    trigger).  The schema's SQLite copy compiles it once per statement and schema,
-    before the implicit BEGIN (sqlite3 prepares first: a failed one opens no transaction)."""
-    if not Runner(bridge).fired(tree):
-        return
-    text = tree.sql(dialect="sqlite")
+    trigger).  The schema's SQLite copy compiles ``sql`` (``tree`` read) once per
+    text and schema, before the implicit BEGIN (sqlite3 prepares first: a failed
+    statement opens no transaction)."""
     shadow = bridge.conn._shadow
-    key = (shadow.epoch, text)
-    if key in bridge.compiled:
+    key = (shadow.epoch, sql)
+    if key in bridge.compiled or not Runner(bridge).fired(tree):
         return
-    scanned = scan(text)
-    problem = shadow.check(text, scanned.count, scanned.names)
+    scanned = scan(sql)
+    problem = shadow.check(sql, scanned.count, scanned.names)
     if problem is not None and str(problem).startswith("no such table"):
         raise errors.operational(str(problem))
     if len(bridge.compiled) > 512:  # statements with literals in them: keep it small

@@ -370,7 +370,7 @@ class FtsBridge:
 
         if not engine.Runner(self).fired(tree) and not engine.resolves_row_by_row(tree):
             return False
-        self._run_row_by_row(cursor, tree, values, keyword)
+        self._run_row_by_row(cursor, sql, tree, values, keyword)
         return True
 
     def row_by_row(self, cursor: "Cursor", sql: str, keyword: str, parameters: Any, script: bool = False) -> None:
@@ -388,15 +388,16 @@ class FtsBridge:
             raise errors.operational(f"no such table: {target}")
         if self._runs_natives(tree, target.lower()):
             with self._all_in_shim():
-                self._run_row_by_row(cursor, tree, self._bind(sql, found, parameters), keyword)
+                self._run_row_by_row(cursor, sql, tree, self._bind(sql, found, parameters), keyword)
             return
-        self._run_row_by_row(cursor, tree, self._bind(sql, found, parameters), keyword)
+        self._run_row_by_row(cursor, sql, tree, self._bind(sql, found, parameters), keyword)
 
-    def _run_row_by_row(self, cursor: "Cursor", tree: exp.Expression, values: Sequence[Any], keyword: str) -> None:
+    def _run_row_by_row(self, cursor: "Cursor", sql: str, tree: exp.Expression, values: Sequence[Any],
+                        keyword: str) -> None:
         from ...triggers import engine
 
         conn = self.conn
-        engine.check_compiles(self, tree)
+        engine.check_compiles(self, sql, tree)
         if not self._script:
             conn._begin_implicitly(keyword)
         count, last = engine.run_statement(self, tree, values)
