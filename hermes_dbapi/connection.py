@@ -733,9 +733,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             if postgres:
                 self._restore_views(cursor)
             store.write(self._backend, self._shadow.dump(), self._shadow.take_cookie())
-            fts = _fts(self)
-            if postgres and (fts.natives or fts.triggers) and statements.leading_keyword(sql) in ("ALTER", "DROP"):
-                fts.sync_natives()  # a renamed or added column, a dropped table: the server's sync triggers follow
+            if postgres:
+                _fts(self).after_table_ddl(statements.leading_keyword(sql))
             self._identity_high.clear()
         except sqlite3.IntegrityError as exc:
             message = self._new_index_conflict(before) if "UNIQUE" in str(exc) else None

@@ -41,10 +41,16 @@ def run(conn: "Connection", cursor: "Cursor", sql: str, keyword: str, parameters
     return True
 
 
+def compile_error(conn: "Connection", sql: str) -> Exception | None:
+    """SQLite's compile error for ``sql`` against the schema's SQLite copy as it
+    stands (syntax, "no such table", a trigger body naming a dropped table), or None."""
+    scanned = scan(sql)
+    return conn._shadow.check(sql, scanned.count, scanned.names)
+
+
 def check_on_fresh_shadow(conn: "Connection", sql: str) -> None:
     """Raise SQLite's compile error for ``sql`` (syntax, "no such table") against the current schema."""
     refresh.shadow(conn)
-    scanned = scan(sql)
-    problem = conn._shadow.check(sql, scanned.count, scanned.names)
+    problem = compile_error(conn, sql)
     if problem is not None and not isinstance(problem, sqlite3.ProgrammingError):  # binding is checked later
         raise problem

@@ -18,11 +18,11 @@ import sqlglot
 from sqlglot import exp
 
 from .. import errors
+from ..catalog import maintenance
 from .._stdlib import sqlite3
 from ..fts.server import sqlrun, writes
 from ..fts.server import triggers as parsing
 from ..translate import conflict_clause
-from ..translate.params import scan
 from ..translate.passes import row_assignments
 from ..translate.passes.conflicts import unique_keys_of
 from . import raising
@@ -744,8 +744,7 @@ def check_compiles(bridge: "FtsBridge", sql: str, tree: exp.Expression) -> None:
     key = (shadow.epoch, sql)
     if key in bridge.compiled or not Runner(bridge).fired(tree):
         return
-    scanned = scan(sql)
-    problem = shadow.check(sql, scanned.count, scanned.names)
+    problem = maintenance.compile_error(bridge.conn, sql)
     if problem is not None and str(problem).startswith("no such table"):
         raise errors.operational(str(problem))
     if len(bridge.compiled) > 512:  # statements with literals in them: keep it small

@@ -162,6 +162,13 @@ class FtsBridge:
                 backend.savepoint("RELEASE SAVEPOINT", "hermes_native")
         self._epoch = -1  # which are native is read again
 
+    def after_table_ddl(self, keyword: str) -> None:
+        """After an application ALTER or DROP (a renamed or added column, a dropped
+        table): the server's sync triggers follow, when the catalog has any that are,
+        or could become, the server's."""
+        if keyword in ("ALTER", "DROP") and (self.natives or self.triggers):
+            self.sync_natives()
+
     def install_natives(self) -> None:
         """At connect, when this version's helpers were just installed: native triggers
         for the catalog's sync triggers (outside a transaction, under the write lock;

@@ -26,7 +26,6 @@ from ...fts.tokenizers import Unicode61
 from ...fts.unicode61_tables import fold_table
 
 
-
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
