@@ -40,6 +40,15 @@ SEARCH = (
 )
 
 
+# many hits of few ranks: the shapes of rank-ordered searches
+RANKED_SCHEMA = [
+    "CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session TEXT, content TEXT)",
+    "CREATE VIRTUAL TABLE messages_fts USING fts5(content, content=messages, content_rowid=id)",
+    "CREATE TRIGGER messages_fts_ai AFTER INSERT ON messages BEGIN "
+    "INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content); END",
+]
+
+
 def observe(conn, sql, params=()):
     try:
         return conn.execute(sql, params).fetchall()
@@ -64,6 +73,12 @@ class Pair:
     def commit(self):
         self.ref.commit()
         self.shim.commit()
+
+    def fill(self, rows):
+        """(session, content) rows into RANKED_SCHEMA's messages, committed."""
+        for conn in (self.ref, self.shim):
+            conn.executemany("INSERT INTO messages(session, content) VALUES (?, ?)", rows)
+        self.commit()
 
 
 @pytest.fixture
@@ -184,7 +199,8 @@ def test_search_hits_travel_with_the_statement(backend, tmp_path):
     """A search's hits (rowid, rank) go to the server as parameters of the statement
     itself (``hdb_fts_hits``: two arrays on PostgreSQL, a JSON_TABLE on MariaDB), not
     through a temporary table filled in a round trip of its own; a rank-ordered search
-    of many hits keeps the table, indexed by rank.  The rows are sqlite3's either way."""
+    of many hits keeps the table, indexed by rank, unless a LIMIT lets its best hits
+    go alone.  The rows are sqlite3's either way."""
     if not backend.is_server:
         pytest.skip("a server's hits")
     ref, shim = std.connect(":memory:"), backend.connect(backend.path("hits.db"))
@@ -195,7 +211,8 @@ def test_search_hits_travel_with_the_statement(backend, tmp_path):
                          [(("cli", "slack")[i % 2], ("alpha beta", "alpha", "gamma")[i % 3]) for i in range(1200)])
         conn.commit()
     few = (SEARCH, ("beta", "cli", "slack", 5, 2))
-    many = ("SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT 3", ("alpha",))
+    best = ("SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT 3", ("alpha",))
+    many = ("SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank", ("alpha",))
 
     def hits_tables():
         if backend.name == "postgres":  # the server's word: its temporary tables
@@ -206,8 +223,64 @@ def test_search_hits_travel_with_the_statement(backend, tmp_path):
 
     assert observe(shim, *few) == observe(ref, *few)
     assert hits_tables() == 0
+    assert observe(shim, *best) == observe(ref, *best)  # 800 hits, the best 256 sent
+    assert hits_tables() == 0
     assert observe(shim, *many) == observe(ref, *many)  # 800 hits
     assert hits_tables() == 1
+
+
+def _plan_of(shim, sql):
+    return next(planned for (text, _stash), (_epoch, planned, _names) in shim._fts_bridge._plans.items() if text == sql)
+
+
+def test_rank_ordered_limit_sends_the_best_hits(pair, backend):
+    """``ORDER BY rank … LIMIT n`` over many hits: only the best hits go to the server
+    (at least 256, four times LIMIT + OFFSET, and every hit tying the last of them),
+    inline; when the statement's other conditions leave fewer than n rows of them,
+    it runs again with every hit.  The rows are sqlite3's: ties at the cut, a filter
+    that only the worse hits pass, OFFSET, and the shapes that need every hit (no
+    LIMIT, DESC, GROUP BY, DISTINCT)."""
+    pair.script(RANKED_SCHEMA)
+    # 'alpha' in 1,800 rows of four lengths (four ranks, 450 rows each: the cut ties);
+    # the best-ranked (shortest) rows are all session 'cli', the worst all 'rare'
+    texts = ["alpha", "alpha beta", "alpha beta gamma", "alpha beta gamma delta"]
+    rows = [(("cli", "slack", "slack", "rare")[i % 4], texts[i % 4]) for i in range(1800)]
+    pair.fill(rows)
+    ranked = "SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank"
+    cut = [
+        (SEARCH, ("alpha", "cli", "slack", 20, 0)),
+        (SEARCH, ("alpha", "slack", "slack", 30, 5)),
+        (ranked + " LIMIT 9", ("alpha",)),
+        (ranked + ", rowid DESC LIMIT 5 OFFSET 3", ("alpha",)),
+        (ranked + " LIMIT 0", ("alpha",)),
+        ("SELECT rowid, (SELECT count(*) FROM messages) FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank "
+         "LIMIT 5", ("alpha",)),  # a nested query's aggregate: still one row per hit
+        ("SELECT m.session, rank FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
+         "WHERE messages_fts MATCH 'alpha' ORDER BY rank, m.session DESC LIMIT 7", ()),
+        ("SELECT m.id, rank FROM messages m JOIN messages_fts f ON f.rowid = m.id "
+         "WHERE f.messages_fts MATCH 'alpha' ORDER BY f.rank LIMIT 4, 6", ()),
+        ("SELECT f.rowid, m.session FROM messages_fts f LEFT JOIN messages m ON m.id = f.rowid + 1 "
+         "WHERE f.messages_fts MATCH 'alpha' ORDER BY f.rank LIMIT 3", ()),
+    ]
+    for sql, params in cut:
+        pair.same(sql, params)
+    short = (SEARCH, ("alpha", "rare", "rare", 10, 0))  # the best 450 hits are 'cli': none is 'rare'
+    every = [
+        (ranked + " LIMIT -1", ("alpha",)),
+        (ranked + " DESC LIMIT 9", ("alpha",)),
+        (ranked + " LIMIT 3 OFFSET 500", ("alpha",)),  # 4 x 503 is more than half the hits
+        ("SELECT m.session, min(rank) FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid "
+         "WHERE messages_fts MATCH 'alpha' GROUP BY m.session ORDER BY min(rank) LIMIT 2", ()),
+        ("SELECT DISTINCT rank FROM messages_fts WHERE messages_fts MATCH 'alpha' ORDER BY rank LIMIT 3", ()),
+    ]
+    for sql, params in [short, *every]:
+        pair.same(sql, params)
+    if backend.is_server:
+        assert _plan_of(pair.shim, short[0]).paused > 0  # it fell short and ran again with every hit
+        assert _plan_of(pair.shim, cut[2][0]).paused == 0  # the best hits sufficed
+        assert _plan_of(pair.shim, cut[2][0]).cut is not None
+        assert _plan_of(pair.shim, every[2][0]).cut is not None  # planned, but OFFSET 500 leaves nothing to cut
+        assert all(_plan_of(pair.shim, sql).cut is None for sql, _p in [every[1], *every[3:]])
 
 
 def _rank_indexes(conn):
@@ -226,18 +299,11 @@ def test_rank_ordered_search_reads_hits_in_rank_order(pair, backend):
     joined fast without one, and keeping it would cost them more).  The rows are
     sqlite3's: ties in rank broken by rowid, DESC, OFFSET, inside a transaction that
     is rolled back (the table and its index made again after)."""
-    pair.script([
-        "CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session TEXT, content TEXT)",
-        "CREATE VIRTUAL TABLE messages_fts USING fts5(content, content=messages, content_rowid=id)",
-        "CREATE TRIGGER messages_fts_ai AFTER INSERT ON messages BEGIN "
-        "INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content); END",
-    ])
+    pair.script(RANKED_SCHEMA)
     words = ["alpha", "beta alpha", "alpha alpha gamma", "delta", "alpha beta beta"]
     # many equal documents: equal ranks, ordered by rowid; 'alpha' in 576, 'beta' in 288
     rows = [(("cli", "slack")[i % 2], words[i % 5]) for i in range(720)]
-    for conn in (pair.ref, pair.shim):
-        conn.executemany("INSERT INTO messages(session, content) VALUES (?, ?)", rows)
-    pair.commit()
+    pair.fill(rows)
     ranked = "SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank"
     few = [
         (SEARCH, ("beta", "cli", "slack", 7, 0)),

@@ -307,8 +307,11 @@ class FtsBridge:
                 self._plans.clear()
             planned = select.plan(self.conn, tree.copy(), self.specs, stash is not None, len(values))
             cached = self._plans[key] = (epoch, planned, shadow.result_names(sql, found.count, found.names))
-        text, values = select.run(self.conn, cached[1], values, self._all_storages(), stash)
-        server_names, rows = sqlrun.run(self.conn, text, values)
+        text, given, fallback = select.run(self.conn, cached[1], values, self._all_storages(), stash, cut=True)
+        server_names, rows = sqlrun.run(self.conn, text, given)
+        if fallback is not None and len(rows) < fallback.needed:  # the best hits did not fill the LIMIT
+            text, given = fallback.complete()
+            server_names, rows = sqlrun.run(self.conn, text, given)
         for deferred in stash.deferred if stash is not None else ():
             rows = deferred.fill(rows, stash)
         names = cached[2]

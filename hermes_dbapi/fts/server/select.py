@@ -11,8 +11,9 @@ ORDER BY, LIMIT) is the application's own SQL, translated as usual.
 
 from __future__ import annotations
 
+import heapq
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -42,6 +43,8 @@ AUX = {"snippet", "highlight", "bm25"}
 _TEMP = "hermes_fts_hits"
 _RENEW_AFTER = 5_000  # rows (a renewal costs about as much as deleting a few thousand)
 _INDEX_FROM = 500  # hits from which a rank-ordered search's hits table is indexed by rank (_fill_temp)
+_CUT_MIN = 256  # the fewest best hits a rank-ordered search with a LIMIT sends first (_best_hits)
+_CUT_PAUSE = 16  # runs of a plan without the cut after its best hits fell short
 
 
 @dataclass
@@ -478,6 +481,25 @@ class Plan:
     text: str
     matched: list[tuple[int, Ref]]
     inline: str | None = None  # the text reading the hits from parameters instead (see ``_inline``)
+    cut: Cut | None = None  # its LIMIT, when only the best hits need go first (see ``_cut_of``)
+    paused: int = 0  # runs left without the cut (its best hits fell short lately)
+
+
+@dataclass
+class Cut:
+    """The LIMIT and OFFSET of a SELECT whose rows are ordered by its one MATCH's rank first."""
+
+    limit: exp.Expression
+    offset: exp.Expression | None
+
+
+@dataclass
+class Fallback:
+    """A run that sent only the best hits: exact when the statement returns ``needed``
+    rows; otherwise ``complete()`` gives the text and values with every hit."""
+
+    needed: int
+    complete: Callable[[], tuple[str, Sequence[Any]]]
 
 
 def plan(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], deferring: bool,
@@ -490,6 +512,7 @@ def plan(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], de
     take_columns(tree, refs)
     expand_stars(tree, refs, conn._shadow)
     matched = []
+    cuts: list[Cut | None] = []
     for number, ref in enumerate(refs):
         if deferring:
             ref.deferred = defer(tree, ref)
@@ -500,10 +523,62 @@ def plan(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], de
                 raise errors.not_supported("more than one MATCH on one FTS table", "server")
             matched.append((number, ref))
         _order_like_fts5(ref)
+        cuts.append(_cut_of(ref) if ref.match else None)
         present = _content_columns(conn, tree, refs, ref)
         ref.table.replace(derived(ref, number, present))
     text = tree.sql(dialect="sqlite")
-    return Plan(text, matched, _inline(conn, tree, matched, count))
+    inline = _inline(conn, tree, matched, count)
+    cut = cuts[matched[0][0]] if inline is not None and len(matched) == 1 else None
+    return Plan(text, matched, inline, cut)
+
+
+def _cut_of(ref: Ref) -> Cut | None:
+    """The LIMIT of a statement that needs only the best of its hits: one SELECT
+    (not inside another statement) ordered by ``ref``'s rank first, ascending, with
+    a LIMIT, that makes each row from one hit at most (no GROUP BY, DISTINCT,
+    aggregate or window) and only from hits (``ref`` not on the optional side of an
+    outer join).  Every row made from a hit ranked past the cut sorts after every row
+    made from one before it, so when the best hits alone fill the LIMIT, those are
+    the statement's rows (issue 8: ``_best_hits``)."""
+    select = ref.table.find_ancestor(exp.Select)
+    if select is None or select.parent is not None or not ref.by_rank:
+        return None
+    limit = select.args.get("limit")
+    if limit is None or select.args["order"].expressions[0].args.get("desc"):
+        return None
+    if any(select.args.get(k) for k in ("group", "having", "distinct")) or _own(select, exp.AggFunc, exp.Window):
+        return None
+    joins = select.args.get("joins") or []
+    if any(j.side in ("RIGHT", "FULL") for j in joins):
+        return None
+    if isinstance(ref.table.parent, exp.Join) and ref.table.parent.side:
+        return None
+    offset = select.args.get("offset")
+    bounds = [limit.expression] + ([offset.expression] if offset is not None else [])
+    if not all(isinstance(b, exp.Placeholder) or isinstance(b, exp.Literal) and not b.is_string for b in bounds):
+        return None  # an expression: left to the server to evaluate
+    return Cut(limit.expression.copy(), offset.expression.copy() if offset is not None else None)
+
+
+def _own(select: exp.Select, *kinds: type) -> bool:
+    """Whether ``select`` itself (not a query nested in it) has a node of ``kinds``."""
+    return any(node.find_ancestor(exp.Select) is select for node in select.find_all(*kinds))
+
+
+def _best_hits(conn: "Connection", cut: Cut, values: Sequence[Any], hits: list[tuple]) -> tuple[list[tuple], int] | None:
+    """The hits ranked up to the cut, with every hit that ties the last of them (the
+    statement breaks ties by other keys), and the rows the statement must return for
+    them to suffice (its LIMIT); None when the cut saves nothing or cannot be sure:
+    a LIMIT or OFFSET that is not a plain integer, no LIMIT (negative), a rank NULL."""
+    limit = constant(cut.limit, values, conn)
+    offset = constant(cut.offset, values, conn) if cut.offset is not None else 0
+    if type(limit) is not int or type(offset) is not int or limit < 0 or offset < 0:
+        return None
+    wanted = max(_CUT_MIN, 4 * (limit + offset))
+    if len(hits) <= 2 * wanted or any(h[1] is None for h in hits):
+        return None
+    last = heapq.nsmallest(wanted, [h[1] for h in hits])[-1]
+    return [h for h in hits if h[1] <= last], limit
 
 
 def _content_columns(conn: "Connection", tree: exp.Expression, refs: list[Ref], ref: Ref) -> set[str] | None:
@@ -577,18 +652,43 @@ def _hit_values(backend: Any, hits: list[tuple]) -> tuple[str, ...] | None:
 
 
 def run(conn: "Connection", planned: Plan, values: Sequence[Any], storages: dict[str, Storage],
-        stash: Stash | None = None) -> tuple[str, Sequence[Any]]:
+        stash: Stash | None = None, cut: bool = False) -> tuple[str, Sequence[Any], Fallback | None]:
     """Evaluate each MATCH for ``values`` (into its temporary table, or as parameters
-    of the inline text); the text to run and its values."""
+    of the inline text); the text to run and its values.  ``cut``: a statement that
+    needs only its best hits (``Plan.cut``) gets those inline and a :class:`Fallback`
+    (None otherwise: the text holds every hit)."""
     for number, ref in planned.matched:
         hits = evaluate(conn, ref, storages[ref.spec.name.lower()], values, stash)
-        # a search with many hits ordered by rank keeps the table, indexed by rank (_fill_temp)
-        inline = planned.inline is not None and not (ref.by_rank and len(hits) >= _INDEX_FROM)
-        given = _hit_values(conn._backend, hits) if inline else None
+        best = None
+        if cut and planned.cut is not None:
+            if planned.paused:
+                planned.paused -= 1
+            else:
+                best = _best_hits(conn, planned.cut, values, hits)
+        given = _hit_values(conn._backend, best[0]) if best is not None else None
         if given is not None:
-            return planned.inline, (*values, *given)
-        _fill_temp(conn, ref, number, hits)
-    return planned.text, values
+            def complete(hits: list[tuple] = hits, number: int = number, ref: Ref = ref) -> tuple[str, Sequence[Any]]:
+                planned.paused = _CUT_PAUSE  # it fell short: the plan's next runs go without the cut
+                return _every_hit(conn, planned, values, hits, number, ref) or (planned.text, values)
+
+            return planned.inline, (*values, *given), Fallback(best[1], complete)
+        done = _every_hit(conn, planned, values, hits, number, ref)
+        if done is not None:
+            return (*done, None)
+    return planned.text, values, None
+
+
+def _every_hit(conn: "Connection", planned: Plan, values: Sequence[Any], hits: list[tuple], number: int,
+               ref: Ref) -> tuple[str, Sequence[Any]] | None:
+    """The inline text and values with all of a MATCH's ``hits``, or None when they
+    went to its table instead (a search with many hits ordered by rank keeps the
+    table, indexed by rank: _fill_temp), which the planned text reads."""
+    inline = planned.inline is not None and not (ref.by_rank and len(hits) >= _INDEX_FROM)
+    given = _hit_values(conn._backend, hits) if inline else None
+    if given is not None:
+        return planned.inline, (*values, *given)
+    _fill_temp(conn, ref, number, hits)
+    return None
 
 
 def rewrite(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], values: Sequence[Any],
@@ -644,7 +744,11 @@ def _order_like_fts5(ref: Ref) -> None:
                     and not select.find(exp.AggFunc) and not select.args.get("distinct")):
             select.set("order", exp.Order(expressions=[exp.Ordered(this=key)]))
         return
-    if any(c.name == "hermes_rank" for c in order.find_all(exp.Column)):
+    # rows are hits (not groups; under DISTINCT, rows that show the rowid): ties by rowid
+    per_hit = not select.args.get("group") and not _own(select, exp.AggFunc) and (
+        not select.args.get("distinct") or any(c.name == "hermes_rowid" for e in select.expressions
+                                               for c in e.find_all(exp.Column)))
+    if per_hit and any(c.name == "hermes_rank" for c in order.find_all(exp.Column)):
         order.append("expressions", exp.Ordered(this=key))
     first = order.expressions[0].this
     if isinstance(first, exp.Column) and first.name == "hermes_rank":  # an index only: rows are the same
