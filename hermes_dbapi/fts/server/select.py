@@ -24,6 +24,7 @@ from sqlglot import exp
 from ... import errors
 from ...backends import pg_array
 from ...translate.params import MARKER, marker_index
+from ...translate.passes._walk import reached
 from ...translate.passes.fts_hits import HITS
 from ..engine import Evaluation, search
 from ..errors import FtsCorrupt, FtsError
@@ -562,7 +563,7 @@ def _cut_of(ref: Ref) -> Cut | None:
 
 def _own(select: exp.Select, *kinds: type) -> bool:
     """Whether ``select`` itself (not a query nested in it) has a node of ``kinds``."""
-    return any(node.find_ancestor(exp.Select) is select for node in select.find_all(*kinds))
+    return any(reached(node, select, (exp.Select,)) for node in select.find_all(*kinds))
 
 
 def _best_hits(conn: "Connection", cut: Cut, values: Sequence[Any], hits: list[tuple]) -> tuple[list[tuple], int] | None:
