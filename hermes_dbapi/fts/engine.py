@@ -40,6 +40,7 @@ from .query import (
     StringNode,
     Term,
     clip_token,
+    conjoin,
     parse_query,
 )
 
@@ -559,5 +560,14 @@ def _count_phrase(index: Index, ph: Phrase) -> int:
 
 def search(index: Index, text: str, column: int | None = None) -> Evaluation:
     """Parse ``text`` for ``index``'s table and evaluate it."""
-    q = parse_query(text, index.columns, index.tokenizer, index.detail, column)
-    return Evaluation(index, q)
+    return search_all(index, [(text, column)])
+
+
+def search_all(index: Index, constraints: Sequence[tuple[str, int | None]]) -> Evaluation:
+    """Evaluate every MATCH constraint on one table (text, column filter) together:
+    FTS5 ANDs them, and a special query ('*reads') among them is the whole answer."""
+    special = next((text for text, _c in constraints if text.startswith("*")), None)
+    if special is not None:
+        return Evaluation(index, parse_query(special, index.columns, index.tokenizer, index.detail))
+    queries = [parse_query(text, index.columns, index.tokenizer, index.detail, column) for text, column in constraints]
+    return Evaluation(index, conjoin([q for q in queries if isinstance(q, Query)]))

@@ -518,6 +518,16 @@ def parse_query(
     return Query(root, p.phrases, p.columns)
 
 
+def conjoin(queries: Sequence[Query]) -> Query:
+    """Several MATCH constraints on one table: FTS5 ANDs them, their phrases in order."""
+    if len(queries) == 1:
+        return queries[0]
+    phrases = [phrase for q in queries for phrase in q.phrases]
+    for i, phrase in enumerate(phrases):
+        phrase.index = i
+    return Query(AndNode([q.root for q in queries]), phrases, queries[0].columns)
+
+
 def _special(text: str) -> SpecialQuery:
     text = text.lstrip(" ")
     word = text.split(" ", 1)[0]

@@ -283,6 +283,55 @@ def test_rank_ordered_limit_sends_the_best_hits(pair, backend):
         assert all(_plan_of(pair.shim, sql).cut is None for sql, _p in [every[1], *every[3:]])
 
 
+def test_match_in_each_place_sqlite_plans_it(pair, backend):
+    """Where a MATCH may stand, as SQLite's planner decides: a WHERE term or the ON of
+    the join that brings the FTS table in (an inner join's ON too), several MATCHes on
+    one table ANDed (phrases in order for bm25 and highlight); elsewhere (NOT, a
+    comparison, the optional side of an outer join in WHERE, a RIGHT/FULL join, an
+    alias for the hidden column) SQLite's error, its compile error first."""
+    pair.script([
+        "CREATE VIRTUAL TABLE t USING fts5(a, b)",
+        "CREATE TABLE m (id INTEGER PRIMARY KEY, x TEXT)",
+        "INSERT INTO t(rowid, a, b) VALUES (1, 'hello world', 'x'), (2, 'hello', 'world'), (3, 'world', 'peace')",
+        "INSERT INTO m VALUES (1, 'q'), (2, 'r'), (3, 's'), (4, 't')",
+    ])
+    pair.commit()
+    aux = "SELECT rowid, highlight(t, 0, '[', ']'), highlight(t, 1, '[', ']'), bm25(t) FROM t "
+    same = [
+        "SELECT f.rowid, m.id FROM m JOIN t f ON f.rowid = m.id AND t MATCH 'world' ORDER BY 2",
+        "SELECT f.rowid, m.id FROM t f JOIN m ON f.rowid = m.id AND t MATCH 'world' ORDER BY 2",
+        "SELECT f.rowid, m.id FROM m LEFT JOIN t f ON f.rowid = m.id AND f.t MATCH 'world' ORDER BY 2",
+        "SELECT f.rowid, m.id FROM m LEFT JOIN t f ON t MATCH 'peace' ORDER BY 2",
+        "SELECT f.rowid, m.id FROM m LEFT JOIN t f ON f.rowid = m.id AND a MATCH 'hello' JOIN m n ON n.id = m.id ORDER BY 2",
+        "SELECT rowid FROM t WHERE t MATCH 'hello' AND (t MATCH 'world') ORDER BY rowid",
+        aux + "WHERE t MATCH 'hello' AND a MATCH 'world' ORDER BY rank",
+        aux + "WHERE a MATCH 'world' AND t = 'hello' ORDER BY rank",
+        aux + "WHERE t MATCH 'hello' AND t MATCH 'world OR peace' AND b MATCH 'world' ORDER BY rank",
+        aux + "('hello') WHERE b MATCH 'world'",
+        "SELECT rowid FROM t WHERE t MATCH 'hello' AND t MATCH '*reads'",
+        "SELECT rowid FROM t WHERE t MATCH 'hello' AND t MATCH 'a:'",
+        "SELECT rowid FROM t WHERE t MATCH 'hello' AND t MATCH ''",
+        "SELECT rowid FROM t WHERE (t MATCH 'hello' AND rowid > 0) AND (rowid < 2 OR rowid > 9)",
+        # errors
+        "SELECT rowid FROM t f WHERE f MATCH 'hello'",
+        "SELECT rowid FROM t f WHERE f.f MATCH 'hello'",
+        "SELECT rowid FROM t WHERE NOT t MATCH 'hello'",
+        "SELECT rowid FROM t WHERE (t MATCH 'hello') = 1",
+        "SELECT rowid FROM t WHERE 'hello' MATCH t",
+        "SELECT f.rowid FROM m LEFT JOIN t f ON f.rowid = m.id WHERE t MATCH 'hello'",
+        "SELECT f.rowid FROM m RIGHT JOIN t f ON f.rowid = m.id WHERE t MATCH 'hello'",
+        "SELECT f.rowid FROM m LEFT JOIN t f ON f.rowid = m.id JOIN m n ON n.id = m.id AND t MATCH 'hello'",
+        "SELECT rowid FROM t WHERE zz MATCH 'x'",
+        "SELECT rowid FROM t WHERE t MATCH 'hello' AND NOT zz MATCH 1",
+        "SELECT rowid FROM t, m WHERE t MATCH 'hello' AND x MATCH 1",
+    ]
+    for sql in same:
+        pair.same(sql)
+    if backend.is_server:  # SQLite unions index scans for an OR: not emulated
+        with pytest.raises(std.NotSupportedError, match="MATCH on an FTS5 table inside OR"):
+            pair.shim.execute("SELECT rowid FROM t WHERE t MATCH 'hello' OR rowid = 3")
+
+
 def _rank_indexes(conn):
     """Index definitions on the connection's PostgreSQL hits tables."""
     rows = conn._backend.query(

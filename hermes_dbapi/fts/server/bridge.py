@@ -305,7 +305,12 @@ class FtsBridge:
         if cached is None or cached[0] != epoch:
             if len(self._plans) >= 256:
                 self._plans.clear()
-            planned = select.plan(self.conn, tree.copy(), self.specs, stash is not None, len(values))
+            try:
+                planned = select.plan(self.conn, tree.copy(), self.specs, stash is not None, len(values))
+            except select.MisplacedMatch:
+                from ...errors import refine
+
+                raise refine.match_outside_fts(self.conn, sql) from None
             cached = self._plans[key] = (epoch, planned, shadow.result_names(sql, found.count, found.names))
         text, given, fallback = select.run(self.conn, cached[1], values, self._all_storages(), stash, cut=True)
         server_names, rows = sqlrun.run(self.conn, text, given)

@@ -26,7 +26,7 @@ from ...backends import pg_array
 from ...translate.params import MARKER, marker_index
 from ...translate.passes._walk import reached
 from ...translate.passes.fts_hits import HITS
-from ..engine import Evaluation, search
+from ..engine import Evaluation, search_all
 from ..errors import FtsCorrupt, FtsError
 from ..ranking import Bm25
 from ..snippets import highlight, snippet
@@ -116,9 +116,16 @@ def _conjuncts(node: exp.Expression | None) -> list[exp.Expression]:
         return []
     if isinstance(node, exp.And):
         return _conjuncts(node.this) + _conjuncts(node.expression)
-    if isinstance(node, exp.Paren):
-        return _conjuncts(node.this) if isinstance(node.this, exp.And) else [node]
+    if isinstance(node, exp.Paren) and isinstance(node.this, (exp.And, exp.Paren, exp.Match, exp.EQ)):
+        return _conjuncts(node.this)
     return [node]
+
+
+def _conjoined(terms: list[exp.Expression]) -> exp.Expression | None:
+    out = None
+    for term in terms:
+        out = term if out is None else exp.And(this=out, expression=term)
+    return out
 
 
 def _owner(col: exp.Column, refs: list[Ref], select: exp.Select) -> Ref | None:
@@ -130,32 +137,92 @@ def _owner(col: exp.Column, refs: list[Ref], select: exp.Select) -> Ref | None:
 
 
 def take_matches(tree: exp.Expression, refs: list[Ref]) -> None:
-    """Move ``t MATCH x`` / ``t = x`` / ``col MATCH x`` conjuncts onto their refs."""
+    """Move ``t MATCH x`` / ``t = x`` / ``col MATCH x`` conjuncts of a WHERE, or of a
+    join's ON, onto their refs; a MATCH left anywhere else has SQLite's error."""
     for select in {id(r.table.find_ancestor(exp.Select)): r.table.find_ancestor(exp.Select) for r in refs}.values():
-        if select is None or select.args.get("where") is None:
+        if select is None:
             continue
-        keep = []
-        for c in _conjuncts(select.args["where"].this):
-            target = None
-            if isinstance(c, (exp.Match, exp.EQ)) and isinstance(c.this, exp.Column):
-                ref = _owner(c.this, refs, select)
-                if ref is not None:
-                    name = c.this.name.lower()
-                    col = ref.spec.column_index(name)
-                    if name in (ref.alias.lower(), ref.spec.name.lower()) and col is None:
-                        target = (ref, None)
-                    elif isinstance(c, exp.Match) and col is not None:
-                        target = (ref, col)
-                    elif isinstance(c, exp.Match) and name == "rank":
-                        raise errors.not_supported("rank MATCH (custom rank functions)", "server")
-            if target is None:
-                keep.append(c)
+        clauses = [(select.args.get("where"), None)] + [(j.args.get("on"), j) for j in select.args.get("joins") or []]
+        for clause, join in clauses:
+            if clause is None:
+                continue
+            keep = []
+            terms = _conjuncts(clause.this if isinstance(clause, exp.Where) else clause)
+            for c in terms:
+                target = _match_target(c, refs, select)
+                if target is None:
+                    keep.append(c)
+                elif not _constrains(target[0], select, join):
+                    raise _match_context()
+                else:
+                    target[0].match.append((c.expression, target[1]))
+            if len(keep) == len(terms):
+                continue
+            rest = _conjoined(keep)
+            if join is not None:
+                join.set("on", rest if rest is not None else exp.true())
             else:
-                target[0].match.append((c.expression, target[1]))
-        where = None
-        for c in keep:
-            where = c if where is None else exp.And(this=where, expression=c)
-        select.set("where", exp.Where(this=where) if where is not None else None)
+                select.set("where", exp.Where(this=rest) if rest is not None else None)
+    for left in tree.find_all(exp.Match):
+        select = left.find_ancestor(exp.Select)
+        if select is not None and _disjunct(left) and _match_target(left, refs, select) is not None:
+            raise errors.not_supported("a MATCH on an FTS5 table inside OR", "server")
+        raise _match_context()
+
+
+def _disjunct(node: exp.Expression) -> bool:
+    """Whether ``node`` is a term of an OR of a WHERE or ON, only AND/OR above it
+    (which SQLite plans as a union of index scans)."""
+    parent, seen_or = node.parent, False
+    while isinstance(parent, (exp.And, exp.Or, exp.Paren)):
+        seen_or = seen_or or isinstance(parent, exp.Or)
+        parent = parent.parent
+    return seen_or and (isinstance(parent, exp.Where) or isinstance(parent, exp.Join))
+
+
+def _match_target(c: exp.Expression, refs: list[Ref], select: exp.Select) -> tuple[Ref, int | None] | None:
+    """The reference (and column filter) a conjunct is a MATCH on, if it is one."""
+    if not isinstance(c, (exp.Match, exp.EQ)) or not isinstance(c.this, exp.Column):
+        return None
+    ref = _owner(c.this, refs, select)
+    if ref is None:
+        return None
+    name = c.this.name.lower()
+    col = ref.spec.column_index(name)
+    if col is not None:
+        return (ref, col) if isinstance(c, exp.Match) else None
+    if name == ref.spec.name.lower():
+        return ref, None
+    if name == ref.alias.lower():  # the hidden column is named after the table, not its alias
+        if isinstance(c, exp.Match):
+            raise errors.operational(f"no such column: {c.this.sql(dialect='sqlite')}")
+        return None
+    if isinstance(c, exp.Match) and name == "rank":
+        raise errors.not_supported("rank MATCH (custom rank functions)", "server")
+    return None
+
+
+def _constrains(ref: Ref, select: exp.Select, join: exp.Join | None) -> bool:
+    """Whether a MATCH in this clause (``join``'s ON, or the WHERE) can select ``ref``'s
+    rows as SQLite's planner does: in the ON of the join that brings ``ref`` in, or
+    in a WHERE or an inner join's ON when ``ref`` is on no outer join's optional side."""
+    joins = select.args.get("joins") or []
+    if any(j.side in ("RIGHT", "FULL") for j in joins):
+        return False
+    own = ref.table.parent if isinstance(ref.table.parent, exp.Join) else None
+    if join is not None and join is own:
+        return True
+    return not (own is not None and own.side) and not (join is not None and join.side)
+
+
+class MisplacedMatch(Exception):
+    """A MATCH SQLite's planner cannot give to its FTS5 table: SQLite's compile error
+    for the statement if it has one, else "unable to use function MATCH in the
+    requested context" (``refine.match_outside_fts``)."""
+
+
+def _match_context() -> Exception:
+    return MisplacedMatch()
 
 
 def take_columns(tree: exp.Expression, refs: list[Ref]) -> None:
@@ -284,13 +351,11 @@ def evaluate(conn: "Connection", ref: Ref, storage: Storage, values: Sequence[An
     Deferred calls (``ref.deferred``) get None here and a ``Deferred`` on the stash."""
     ranked = ref.uses_rank or any(n == "bm25" for n, _a in ref.aux)
     index = ServerIndex(storage, text_source(conn, storage), sizes=ref.uses_rank or bool(ref.aux), stats=ranked)
-    node, column = ref.match[0]
-    query = constant(node, values, conn)
     from ..sqlvalues import sql_text
 
-    text = sql_text(query) or ""
+    constraints = [(sql_text(constant(node, values, conn)) or "", column) for node, column in ref.match]
     try:
-        ev = search(index, text, column)
+        ev = search_all(index, constraints)
         rowids = ev.rowids()
         args = [[constant(a, values, conn) for a in arguments] for _n, arguments in ref.aux]
         eager = [(i, n, a) for i, ((n, _x), a) in enumerate(zip(ref.aux, args)) if i not in ref.deferred]
@@ -520,8 +585,6 @@ def plan(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], de
         if not ref.match and ref.aux:
             raise errors.operational(f"unable to use function {ref.aux[0][0]} in the requested context")
         if ref.match:
-            if len(ref.match) > 1:
-                raise errors.not_supported("more than one MATCH on one FTS table", "server")
             matched.append((number, ref))
         _order_like_fts5(ref)
         cuts.append(_cut_of(ref) if ref.match else None)
@@ -695,7 +758,11 @@ def _every_hit(conn: "Connection", planned: Plan, values: Sequence[Any], hits: l
 def rewrite(conn: "Connection", tree: exp.Expression, specs: dict[str, FtsSpec], values: Sequence[Any],
             storages: dict[str, Storage], stash: Stash | None = None) -> str:
     """The statement with every FTS reference replaced; SQLite text with markers."""
-    return run(conn, plan(conn, tree, specs, stash is not None), values, storages, stash)[0]
+    try:
+        planned = plan(conn, tree, specs, stash is not None)
+    except MisplacedMatch:
+        raise errors.operational("unable to use function MATCH in the requested context") from None
+    return run(conn, planned, values, storages, stash)[0]
 
 
 def defer(tree: exp.Expression, ref: Ref) -> dict[int, int]:
