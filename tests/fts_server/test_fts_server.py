@@ -332,6 +332,26 @@ def test_match_in_each_place_sqlite_plans_it(pair, backend):
             pair.shim.execute("SELECT rowid FROM t WHERE t MATCH 'hello' OR rowid = 3")
 
 
+def test_unordered_search_comes_in_rowid_order(pair, backend):
+    """Without ORDER BY, FTS5 returns a MATCH's rows in rowid order (its scan): the
+    shim asks the server for that order when each row is one hit of the one FTS
+    table, also when a nested query in the select list aggregates; not for a
+    SELECT whose own aggregate makes one row."""
+    pair.script(RANKED_SCHEMA)
+    pair.fill([("cli", ("alpha beta", "alpha")[i % 2]) for i in range(600)])
+    scan = [
+        "SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH 'alpha'",
+        "SELECT rowid, (SELECT count(*) FROM messages) FROM messages_fts WHERE messages_fts MATCH 'alpha'",
+        "SELECT * FROM (SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'alpha')",
+    ]
+    grouped = "SELECT count(*), max(rank) FROM messages_fts WHERE messages_fts MATCH 'alpha'"
+    for sql in [*scan, grouped]:
+        pair.same(sql)
+    if backend.is_server:
+        assert all('ORDER BY "messages_fts"."hermes_rowid"' in _plan_of(pair.shim, sql).text for sql in scan)
+        assert "ORDER BY" not in _plan_of(pair.shim, grouped).text
+
+
 def _rank_indexes(conn):
     """Index definitions on the connection's PostgreSQL hits tables."""
     rows = conn._backend.query(

@@ -805,11 +805,10 @@ def _order_like_fts5(ref: Ref) -> None:
         return
     key = exp.column("hermes_rowid", table=exp.to_identifier(ref.alias, quoted=True), quoted=True)
     order = select.args.get("order")
-    if order is None:
-        if len(_sources(select)) == 1 and not select.args.get("group") and not select.find(exp.AggFunc) \
-                and not select.args.get("distinct") and isinstance(select.parent, (type(None), exp.Subquery)) \
-                or (len(_sources(select)) == 1 and select.parent is None and not select.args.get("group")
-                    and not select.find(exp.AggFunc) and not select.args.get("distinct")):
+    if order is None:  # the scan's order: rows of one FTS table, each from one hit
+        scanned = len(_sources(select)) == 1 and not select.args.get("group") \
+            and not select.args.get("distinct") and not _own(select, exp.AggFunc)
+        if scanned and isinstance(select.parent, (type(None), exp.Subquery)):
             select.set("order", exp.Order(expressions=[exp.Ordered(this=key)]))
         return
     # rows are hits (not groups; under DISTINCT, rows that show the rowid): ties by rowid
