@@ -153,7 +153,7 @@ def take_matches(tree: exp.Expression, refs: list[Ref]) -> None:
                 if target is None:
                     keep.append(c)
                 elif not _constrains(target[0], select, join):
-                    raise _match_context()
+                    raise MisplacedMatch()
                 else:
                     target[0].match.append((c.expression, target[1]))
             if len(keep) == len(terms):
@@ -163,11 +163,12 @@ def take_matches(tree: exp.Expression, refs: list[Ref]) -> None:
                 join.set("on", rest if rest is not None else exp.true())
             else:
                 select.set("where", exp.Where(this=rest) if rest is not None else None)
-    for left in tree.find_all(exp.Match):
+    left = tree.find(exp.Match)
+    if left is not None:
         select = left.find_ancestor(exp.Select)
         if select is not None and _disjunct(left) and _match_target(left, refs, select) is not None:
             raise errors.not_supported("a MATCH on an FTS5 table inside OR", "server")
-        raise _match_context()
+        raise MisplacedMatch()
 
 
 def _disjunct(node: exp.Expression) -> bool:
@@ -177,7 +178,7 @@ def _disjunct(node: exp.Expression) -> bool:
     while isinstance(parent, (exp.And, exp.Or, exp.Paren)):
         seen_or = seen_or or isinstance(parent, exp.Or)
         parent = parent.parent
-    return seen_or and (isinstance(parent, exp.Where) or isinstance(parent, exp.Join))
+    return seen_or and isinstance(parent, (exp.Where, exp.Join))
 
 
 def _match_target(c: exp.Expression, refs: list[Ref], select: exp.Select) -> tuple[Ref, int | None] | None:
@@ -219,10 +220,6 @@ class MisplacedMatch(Exception):
     """A MATCH SQLite's planner cannot give to its FTS5 table: SQLite's compile error
     for the statement if it has one, else "unable to use function MATCH in the
     requested context" (``refine.match_outside_fts``)."""
-
-
-def _match_context() -> Exception:
-    return MisplacedMatch()
 
 
 def take_columns(tree: exp.Expression, refs: list[Ref]) -> None:
