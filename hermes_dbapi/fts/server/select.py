@@ -121,13 +121,6 @@ def _conjuncts(node: exp.Expression | None) -> list[exp.Expression]:
     return [node]
 
 
-def _conjoined(terms: list[exp.Expression]) -> exp.Expression | None:
-    out = None
-    for term in terms:
-        out = term if out is None else exp.And(this=out, expression=term)
-    return out
-
-
 def _owner(col: exp.Column, refs: list[Ref], select: exp.Select) -> Ref | None:
     """The FTS reference a column names (qualified, or the only FTS source)."""
     mine = [r for r in refs if r.table.find_ancestor(exp.Select) is select]
@@ -158,7 +151,7 @@ def take_matches(tree: exp.Expression, refs: list[Ref]) -> None:
                     target[0].match.append((c.expression, target[1]))
             if len(keep) == len(terms):
                 continue
-            rest = _conjoined(keep)
+            rest = exp.and_(*keep, copy=False) if keep else None
             if join is not None:
                 join.set("on", rest if rest is not None else exp.true())
             else:
