@@ -16,6 +16,7 @@ from typing import Any, Callable
 from . import errors
 from ._stdlib import sqlite3
 from .translate.glob_regex import server_regex
+from .translate.passes import blob_targets
 
 _PLAIN = (int, float, str, bytes, type(None))
 _INT64 = (-(2**63), 2**63 - 1)
@@ -163,6 +164,17 @@ def apply_bound_rules(values: tuple, rules: tuple[tuple[int, str], ...]) -> tupl
         else:
             out[position] = _limit(out[position], rule)
     return tuple(out)
+
+
+_BLOB_TYPES = (bytes, bytearray, memoryview)
+
+
+def refuse_blobs(values: tuple, refusals: tuple[tuple[int, tuple[str, str]], ...]) -> None:
+    """The error for a blob bound to a column whose server type holds none
+    (Translation.blob_refused; translate/passes/blob_targets.py), before anything runs."""
+    for position, refusal in refusals:
+        if isinstance(values[position], _BLOB_TYPES):
+            raise blob_targets.refused(*refusal)
 
 
 def _limit(value: Any, rule: str) -> int:

@@ -61,6 +61,7 @@ class Shadow:
         self._column_spellings: tuple[int, dict[str, dict[str, list[str]]]] | None = None
         self._collations: dict[tuple[int, str], dict[str, str]] = {}
         self._kinds: dict[tuple[int, str], str | None] = {}
+        self._strict: dict[tuple[int, str], bool] = {}
 
     # -- SchemaView -----------------------------------------------------------
 
@@ -159,6 +160,26 @@ class Shadow:
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? AND sql LIKE '%AUTOINCREMENT%'", (table,)
             ).fetchone()
         return row is not None
+
+    def is_strict(self, table: str) -> bool:
+        """A STRICT table (SQLite refuses a value of another type: "cannot store …");
+        cached per schema epoch."""
+        key = (self.epoch, table.lower())
+        found = self._strict.get(key)
+        if found is None:
+            try:
+                with self.lock:
+                    row = self.db.execute(
+                        "SELECT strict FROM pragma_table_list WHERE name = ? COLLATE NOCASE "
+                        "AND schema IN ('temp', 'main') ORDER BY schema = 'main'", (table,)
+                    ).fetchone()
+            except sqlite3.Error:
+                return False
+            found = bool(row and row[0])
+            if len(self._strict) > 512:
+                self._strict = {}
+            self._strict[key] = found
+        return found
 
     def relation_kind(self, table: str) -> str | None:
         """'table', 'view', 'virtual', 'shadow' or 'without_rowid' (None: no such relation);

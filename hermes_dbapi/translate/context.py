@@ -29,6 +29,10 @@ class SchemaView(Protocol):
         """"table", "without_rowid", "view", "virtual", "shadow", or None if unknown."""
         ...
 
+    def is_strict(self, table: str) -> bool:
+        """True for a STRICT table."""
+        ...
+
     def is_temp(self, table: str) -> bool:
         """True when ``table`` names a TEMP table."""
         ...

@@ -37,9 +37,12 @@ def driver_params(tr: Translation, values: Sequence[Any]) -> tuple:
         name = tr.names[i] if i < len(tr.names) else None
         index = marker_index(name[1:]) if name else None
         out.append(values[index] if index is not None else None)
+    bound = tuple(out)
     if tr.bound_rules:  # bound LIMIT/OFFSET and GLOB patterns, as the connection binds them
-        return binding.apply_bound_rules(tuple(out), tr.bound_rules)
-    return tuple(out)
+        bound = binding.apply_bound_rules(bound, tr.bound_rules)
+    if tr.blob_refused:
+        binding.refuse_blobs(bound, tr.blob_refused)
+    return bound
 
 
 def run(conn: "Connection", text: str, values: Sequence[Any]) -> tuple[tuple[str, ...] | None, list[tuple]]:
