@@ -16,7 +16,7 @@ from typing import Any, Callable
 from . import errors
 from ._stdlib import sqlite3
 from .translate.glob_regex import server_regex
-from .translate.passes import blob_targets
+from .translate.passes import kept_values
 
 _PLAIN = (int, float, str, bytes, type(None))
 _INT64 = (-(2**63), 2**63 - 1)
@@ -166,15 +166,23 @@ def apply_bound_rules(values: tuple, rules: tuple[tuple[int, str], ...]) -> tupl
     return tuple(out)
 
 
-_BLOB_TYPES = (bytes, bytearray, memoryview)
+def refuse_values(values: tuple, refusals: tuple[tuple[int, tuple[Any, ...]], ...]) -> None:
+    """The error for a bound value a server column would not keep as SQLite does
+    (Translation.refused_values; translate/passes/kept_values.py), before anything runs."""
+    for position, refused in refusals:
+        value = values[position]
+        for kind, code_name, message in refused:
+            if kept_values.refused_by(value, kind):
+                raise kept_values.refused(code_name, message)
 
 
-def refuse_blobs(values: tuple, refusals: tuple[tuple[int, tuple[str, str]], ...]) -> None:
-    """The error for a blob bound to a column whose server type holds none
-    (Translation.blob_refused; translate/passes/blob_targets.py), before anything runs."""
-    for position, refusal in refusals:
-        if isinstance(values[position], _BLOB_TYPES):
-            raise blob_targets.refused(*refusal)
+def refused_in_batch(columns: list[tuple], refusals: tuple[tuple[int, tuple[Any, ...]], ...]) -> bool:
+    """Whether a batch's values (per parameter position) hold one :func:`refuse_values` refuses."""
+    for position, refused in refusals:
+        for kind, _code_name, _message in refused:
+            if any(kept_values.refused_by(value, kind) for value in columns[position]):
+                return True
+    return False
 
 
 def _limit(value: Any, rule: str) -> int:

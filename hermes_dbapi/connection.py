@@ -513,8 +513,8 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             values = binding.with_session(values, translation.session, current)
         if translation.bound_rules:
             values = binding.apply_bound_rules(values, translation.bound_rules)
-        if translation.blob_refused:
-            binding.refuse_blobs(values, translation.blob_refused)
+        if translation.refused_values:
+            binding.refuse_values(values, translation.refused_values)
         return values
 
     def _shadow_explain(self, sql: str, parameters: Any) -> Any:
@@ -869,8 +869,9 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
                 stopped = exc
             # issue 8: a batch of plain tuples is checked once per column, not bound per item
             profile = batch_profile(pending, translation.count) if plain_bindable(translation) else None
-            if profile is not None and any(bytes in profile.kinds[p] for p, _what in translation.blob_refused):
-                profile = None  # item by item: the items before the refused blob still run, as in sqlite3
+            if profile is not None and translation.refused_values \
+                    and binding.refused_in_batch(profile.columns, translation.refused_values):
+                profile = None  # item by item: the items before the refused value still run, as in sqlite3
             batch: list[tuple] = pending if profile is not None else []
             if profile is None:
                 try:

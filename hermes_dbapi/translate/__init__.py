@@ -38,7 +38,7 @@ class Translation:
     table: str  # target table of INSERT/UPDATE/DELETE
     schema_dependent: bool
     bound_rules: tuple[tuple[int, str], ...] = ()  # (driver position, rule): binding.apply_bound_rules
-    blob_refused: tuple[tuple[int, tuple[str, str]], ...] = ()  # (driver position, refusal): passes/blob_targets.py
+    refused_values: tuple[tuple[int, tuple[tuple[str, str, str], ...]], ...] = ()  # (driver position, refusals): passes/kept_values.py
     session: tuple[tuple[int, str], ...] = ()  # (driver position, "changes"|...): see passes/functions.py
     json_typed: tuple[int, ...] = ()  # result columns holding JSON-encoded SQL values: see passes/json.py
     tagged: tuple[int, ...] = ()  # result columns holding class-tagged values: see passes/mixed_types.py
@@ -149,7 +149,7 @@ def _translate(sql: str, ctx: Context) -> Translation:
         table=table.name if isinstance(table, exp.Table) else "",
         schema_dependent=ctx.schema_dependent,
         bound_rules=_bound_rules(marks, ctx.facts.get("bound_rules")),
-        blob_refused=_bound_rules(marks, ctx.facts.get("blob_refused")),
+        refused_values=_bound_rules(marks, ctx.facts.get("refused_values")),
         session=tuple((position, mark) for position, mark in enumerate(marks) if isinstance(mark, str)),
         json_typed=ctx.facts.get("json_typed", ()),  # type: ignore[arg-type]
         tagged=ctx.facts.get("tagged", ()),  # type: ignore[arg-type]

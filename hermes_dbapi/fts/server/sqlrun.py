@@ -40,8 +40,8 @@ def driver_params(tr: Translation, values: Sequence[Any]) -> tuple:
     bound = tuple(out)
     if tr.bound_rules:  # bound LIMIT/OFFSET and GLOB patterns, as the connection binds them
         bound = binding.apply_bound_rules(bound, tr.bound_rules)
-    if tr.blob_refused:
-        binding.refuse_blobs(bound, tr.blob_refused)
+    if tr.refused_values:
+        binding.refuse_values(bound, tr.refused_values)
     return bound
 
 

@@ -14,7 +14,6 @@ from sqlglot import exp
 from ..context import Context
 from . import (
     arithmetic,
-    blob_targets,
     blobs,
     booleans,
     collated_keys,
@@ -32,6 +31,7 @@ from . import (
     implicit_order,
     insert_defaults,
     json,
+    kept_values,
     limits,
     math_functions,
     min_max_rows,
@@ -81,7 +81,7 @@ _SQL: list[Pass] = [
     text_operands.strftime_comparisons,
     text_arguments.text_arguments,  # before the passes that rewrite the numbers it reads
     row_assignments.row_assignments,  # before the passes that read a SET list column by column
-    blob_targets.blob_targets,  # after row_assignments, before the passes that rebuild VALUES and SET
+    kept_values.kept_values,  # after row_assignments, before the passes that rebuild VALUES and SET
     filters.aggregate_filters,  # before the passes that read aggregates (bare columns, group_concat)
     select_aliases.alias_references,  # before the passes that rewrite the aliased expressions
     subqueries.in_table,  # before the passes that read an IN's sub-SELECT

@@ -1,9 +1,10 @@
-"""A blob written to a column whose server type holds none (TEXT, numbers, no type).
+"""Values a server column would not keep as SQLite does: refused, not changed.
 
-SQLite keeps the blob; a server column would keep something else (PostgreSQL the
-``\\x..`` escape text, MariaDB the bytes as text), so the shim refuses it with
-NotSupportedError naming the column, before anything is written, and leaves the
-transaction as it was.  BLOB columns, and every other value, go through.
+A blob in a column that is not BLOB, a REAL that is no 64-bit integer in an
+INTEGER column: SQLite keeps the value as it is; a server column would keep
+something else (the ``\\x..`` escape text, 3 for 2.5), so the shim refuses it
+with NotSupportedError naming the column (SQLite's own error in a STRICT table or
+for the rowid), before anything is written, and leaves the transaction as it was.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def _refused(backend, column):
     if not backend.is_server:
         return None
     declared = NOT_BINARY[column]
-    where = f"{declared} column t.{column}" if declared else f"column t.{column}, declared without a type"
+    where = f"{declared or 'untyped'} column t.{column}"
     return f"a BLOB value in {where} is not supported on"
 
 
@@ -154,3 +155,52 @@ def test_strict_blob_column_keeps_blobs(conn, backend):
     conn.execute(STRICT)
     conn.execute("INSERT INTO s (b) VALUES (?)", (b"\x00",))
     assert conn.execute("SELECT b FROM s").fetchall() == [(b"\x00",)]
+
+
+@pytest.mark.parametrize("value", [2.5, -0.5, 1e20, float("inf"), 2.0**63])
+@pytest.mark.parametrize("column", ["i", "bo"])
+def test_real_that_is_no_integer_into_integer_column(backend, value, column):
+    conn = backend.connect(isolation_level=None)
+    conn.execute("CREATE TABLE n (id INTEGER PRIMARY KEY, i INTEGER, bo BOOLEAN)")
+    if not backend.is_server:
+        conn.execute(f"INSERT INTO n ({column}) VALUES (?)", (value,))
+        assert conn.execute(f"SELECT {column}, typeof({column}) FROM n").fetchone() == (value, "real")
+        return
+    declared = "INTEGER" if column == "i" else "BOOLEAN"
+    message = rf"a REAL value other than a 64-bit integer in {declared} column n\.{column} is not supported"
+    with pytest.raises(hermes_dbapi.NotSupportedError, match=message):
+        conn.execute(f"INSERT INTO n ({column}) VALUES (?)", (value,))
+    with pytest.raises(hermes_dbapi.NotSupportedError, match=message):
+        conn.execute(f"UPDATE n SET {column} = ?", (value,))
+    assert conn.execute("SELECT count(*) FROM n").fetchone() == (0,)
+
+
+@pytest.mark.parametrize("literal", ["2.5", "-0.5", "1e20", "99999999999999999999"])
+def test_real_literal_that_is_no_integer_into_integer_column(backend, conn, literal):
+    sql = f"INSERT INTO t (i) VALUES ({literal})"
+    if backend.is_server:
+        with pytest.raises(hermes_dbapi.NotSupportedError, match=r"REAL value other than a 64-bit integer in INTEGER"):
+            conn.execute(sql)
+    else:
+        conn.execute(sql)
+        assert conn.execute("SELECT typeof(i) FROM t").fetchone() == ("real",)
+
+
+@pytest.mark.parametrize("value", [3.0, -7.0, 3, True])
+def test_whole_numbers_into_integer_column_are_kept(diff, value):
+    diff.steps(["CREATE TABLE n (i INTEGER)", ("sql", "INSERT INTO n VALUES (?)", (value,)), "SELECT i, typeof(i) FROM n"])
+
+
+def test_strict_integer_column_refuses_a_fraction_as_sqlite(backend):
+    conn = backend.connect(isolation_level=None)
+    conn.execute(STRICT)
+    with pytest.raises(sqlite3.IntegrityError) as caught:
+        conn.execute("INSERT INTO s (n) VALUES (?)", (2.5,))
+    assert str(caught.value) == "cannot store REAL value in INT column s.n"
+    conn.execute("INSERT INTO s (n) VALUES (?)", (2.0,))
+    assert conn.execute("SELECT n, typeof(n) FROM s").fetchall() == [(2, "integer")]
+
+
+def test_executemany_of_whole_reals_into_integer_column(backend, conn):
+    conn.executemany("INSERT INTO t (i) VALUES (?)", [(float(n),) for n in range(20)])
+    assert conn.execute("SELECT sum(i), typeof(max(i)) FROM t").fetchone() == (190, "integer")
