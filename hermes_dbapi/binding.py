@@ -176,11 +176,16 @@ def refuse_values(values: tuple, refusals: tuple[tuple[int, tuple[Any, ...]], ..
                 raise kept_values.refused(code_name, message)
 
 
-def refused_in_batch(columns: list[tuple], refusals: tuple[tuple[int, tuple[Any, ...]], ...]) -> bool:
-    """Whether a batch's values (per parameter position) hold one :func:`refuse_values` refuses."""
+def refused_in_batch(profile: Any, refusals: tuple[tuple[int, tuple[Any, ...]], ...]) -> bool:
+    """Whether a batch (a ``batch.Profile``) holds a value :func:`refuse_values` refuses;
+    only a position whose kinds hold bytes or float is scanned."""
     for position, refused in refusals:
+        found = profile.kinds[position]
         for kind, _code_name, _message in refused:
-            if any(kept_values.refused_by(value, kind) for value in columns[position]):
+            if kind == kept_values.BLOB_KIND:
+                if bytes in found:
+                    return True
+            elif float in found and any(kept_values.refused_by(value, kind) for value in profile.columns[position]):
                 return True
     return False
 

@@ -870,7 +870,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             # issue 8: a batch of plain tuples is checked once per column, not bound per item
             profile = batch_profile(pending, translation.count) if plain_bindable(translation) else None
             if profile is not None and translation.refused_values \
-                    and binding.refused_in_batch(profile.columns, translation.refused_values):
+                    and binding.refused_in_batch(profile, translation.refused_values):
                 profile = None  # item by item: the items before the refused value still run, as in sqlite3
             batch: list[tuple] = pending if profile is not None else []
             if profile is None:
