@@ -19,6 +19,7 @@ from .batch import plain_bindable
 from .batch import profile as batch_profile
 from ._stdlib import HAS_AUTOCOMMIT, LEGACY, sqlite3
 from .backends.base import Backend
+from .backends.postgres import NAMESPACE_OID
 from .catalog import add_column, hidden_rowid, server_names, store
 from .catalog.shadow import Shadow
 from .cursor import Cursor
@@ -780,7 +781,7 @@ class Connection(sqlite3.Connection, metaclass=stdclass.StdAware):
             "SELECT DISTINCT v.relname FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid "
             "JOIN pg_class v ON v.oid = r.ev_class JOIN pg_class t ON t.oid = d.refobjid "
             "WHERE d.classid = 'pg_rewrite'::regclass AND v.oid <> t.oid AND lower(t.relname) = ANY(%s) "
-            "AND t.relnamespace = current_schema()::regnamespace", (gone,))
+            f"AND t.relnamespace = {NAMESPACE_OID}", (gone,))
         for (view,) in views:
             quoted = '"' + view.replace('"', '""') + '"'
             self._backend.execute(cursor._raw_cursor(), f"DROP VIEW IF EXISTS {quoted} CASCADE", (), table="")

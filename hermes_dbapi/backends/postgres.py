@@ -38,6 +38,9 @@ _STMT_SAVEPOINT = "hermes_stmt"
 # issue 8: the setting, and its value for this version, under which the server runs the
 # FTS sync triggers it was given (fts/server/native.py); set for every session at connect
 NATIVE_TRIGGERS = ("hdb.native_triggers", "1")
+# The namespace's oid in catalog queries.  quote_ident keeps a mixed-case namespace
+# (the URL allows one) its case, which current_schema()::regnamespace would fold.
+NAMESPACE_OID = "to_regnamespace(quote_ident(current_schema()))"
 _GUARD_CLOSE = "; RELEASE SAVEPOINT " + _STMT_SAVEPOINT
 _GUARD_OPEN_B = ("SAVEPOINT " + _STMT_SAVEPOINT).encode()
 _GUARD_CLOSE_B = ("RELEASE SAVEPOINT " + _STMT_SAVEPOINT).encode()
@@ -161,7 +164,7 @@ class PostgresBackend(faults.PgFaults, Backend):
         if url.password is not None:
             params["password"] = url.password
         params.setdefault("connect_timeout", 10)
-        options = f"-c search_path={namespace} -c TimeZone=UTC -c lock_timeout={int(timeout * 1000)}"
+        options = f"-c search_path=\"{namespace}\" -c TimeZone=UTC -c lock_timeout={int(timeout * 1000)}"
         options += " -c {}={}".format(*NATIVE_TRIGGERS)
         if target.read_only:
             options += " -c default_transaction_read_only=on"

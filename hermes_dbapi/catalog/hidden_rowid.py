@@ -9,12 +9,13 @@ stays unsupported (NotSupportedError) rather than a server error.
 from __future__ import annotations
 
 from ..backends.base import Backend
+from ..backends.postgres import NAMESPACE_OID
 from ..translate.context import HIDDEN_ROWID
 
 _SQL = {
     "postgres": (
         "SELECT 1 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
-        "WHERE c.relnamespace IN (current_schema()::regnamespace, pg_my_temp_schema()) AND lower(c.relname) = lower(%s) "
+        f"WHERE c.relnamespace IN ({NAMESPACE_OID}, pg_my_temp_schema()) AND lower(c.relname) = lower(%s) "
         "AND a.attname = %s AND NOT a.attisdropped"
     ),
     "mysql": (

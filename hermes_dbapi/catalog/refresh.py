@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..backends.postgres import NAMESPACE_OID
 from . import meta, store
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 _FINGERPRINT = {
     "postgres": (  # one scan of pg_class (it has no index on the namespace alone)
         "WITH c AS MATERIALIZED (SELECT oid, relname::text || relkind::text || oid::text AS tag FROM pg_class"
-        "                        WHERE relnamespace = current_schema()::regnamespace)"
+        f"                        WHERE relnamespace = {NAMESPACE_OID})"
         " SELECT (SELECT count(*) || ':' || coalesce(sum(hashtext(tag)), 0) FROM c),"
         "        (SELECT count(*) || ':' || coalesce(sum(hashtext(c.tag || a.attname::text || a.atttypid::text"
         "                  || a.attnotnull::text || a.attnum::text)), 0)"

@@ -11,10 +11,11 @@ likewise (``CREATE TABLE t ("Y" TEXT)`` then ``SELECT y FROM t``).
 from __future__ import annotations
 
 from ..backends.base import Backend
+from ..backends.postgres import NAMESPACE_OID
 
 _SQL = {
     "postgres": (
-        "SELECT relname FROM pg_class WHERE relnamespace IN (current_schema()::regnamespace, pg_my_temp_schema()) "
+        f"SELECT relname FROM pg_class WHERE relnamespace IN ({NAMESPACE_OID}, pg_my_temp_schema()) "
         "AND relkind IN ('r', 'v', 'p', 'm', 'f')"
     ),
     "mysql": "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()",
@@ -23,7 +24,7 @@ _SQL = {
 
 _COLUMNS = (  # PostgreSQL only: MariaDB's column names match without regard to case
     "SELECT c.relname, a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
-    "WHERE c.relnamespace IN (current_schema()::regnamespace, pg_my_temp_schema()) "
+    f"WHERE c.relnamespace IN ({NAMESPACE_OID}, pg_my_temp_schema()) "
     "AND c.relkind IN ('r', 'v', 'p', 'm', 'f') AND a.attnum > 0 AND NOT a.attisdropped"
 )
 

@@ -96,3 +96,25 @@ def test_uncommitted_data_invisible_to_other_connection(diff):
         return seen, second.execute("SELECT count(*) FROM t").fetchall()
 
     diff.check(run)
+
+
+def test_mixed_case_namespace_keeps_its_case(backend, monkeypatch):
+    """A namespace named in the URL with capitals (PostgreSQL folds unquoted names):
+    its catalog queries, sqlite_master and FTS5 must find the schema they created."""
+    import hermes_dbapi
+
+    if not backend.is_server:
+        pytest.skip("a server namespace")
+    monkeypatch.setenv("HERMES_DB_URL", f"{backend.server_url}?namespace={backend.prefix}MixedCase")
+    first = hermes_dbapi.connect("any")
+    _write(first)
+    first.execute("CREATE VIRTUAL TABLE f USING fts5(x)")
+    first.execute("INSERT INTO f VALUES ('hello world')")
+    first.commit()
+    second = hermes_dbapi.connect("any")
+    assert [r[0] for r in second.execute("SELECT name FROM sqlite_master WHERE name IN ('t', 'f')")] == ["t", "f"]
+    assert [r[1] for r in second.execute("PRAGMA table_info(t)")] == ["id", "name"]
+    assert second.execute("SELECT x FROM f WHERE f MATCH 'hello'").fetchall() == [("hello world",)]
+    assert second.execute("SELECT name FROM t ORDER BY id").fetchall() == [("a",), ("b",)]
+    first.close()
+    second.close()

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 import sqlglot
 from sqlglot import exp
 
-from ...backends.postgres import NATIVE_TRIGGERS
+from ...backends.postgres import NAMESPACE_OID, NATIVE_TRIGGERS
 from .spec import FtsSpec
 from .storage import Storage
 from .triggers import Trigger
@@ -54,16 +54,16 @@ _TEXT_TYPES = ("text",)
 _INTEGER_TYPES = ("bigint", "integer", "smallint")
 _PRESENT_SQL = (
     "SELECT t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
-    "WHERE c.relnamespace = current_schema()::regnamespace AND t.tgname LIKE 'hdb\\_native\\_%%'"
+    f"WHERE c.relnamespace = {NAMESPACE_OID} AND t.tgname LIKE 'hdb\\_native\\_%%'"
 )
 _FUNCTIONS_SQL = (
-    "SELECT proname FROM pg_proc WHERE pronamespace = current_schema()::regnamespace "
+    f"SELECT proname FROM pg_proc WHERE pronamespace = {NAMESPACE_OID} "
     "AND proname LIKE 'hdb\\_native\\_%%'"
 )
 _COLUMNS_SQL = (
     "SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_class c "
     "JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped "
-    "WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND lower(c.relname) = lower(%s)"
+    f"WHERE c.relnamespace = {NAMESPACE_OID} AND c.relkind = 'r' AND lower(c.relname) = lower(%s)"
 )
 
 
@@ -301,7 +301,7 @@ def sync(bridge: "FtsBridge", main: Sequence[Trigger]) -> None:
     functions = {row[0] for row in backend.query(_FUNCTIONS_SQL)}
     for name in have - set(want):
         table = backend.query("SELECT c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
-                              "WHERE t.tgname = %s AND c.relnamespace = current_schema()::regnamespace", (name,))
+                              f"WHERE t.tgname = %s AND c.relnamespace = {NAMESPACE_OID}", (name,))
         for (relname,) in table:
             backend.query(f"DROP TRIGGER IF EXISTS {name} ON {_quote(relname)}")
     for name in functions - set(want):

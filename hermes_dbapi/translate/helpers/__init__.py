@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...backends.postgres import NAMESPACE_OID
 from . import my_datetime, my_json, pg_blob, pg_cast, pg_datetime, pg_fts, pg_fts_index, pg_json, pg_text
 
 VERSION = 16  # 16: hdb_u61_terms folds by lower() under "C" and splits ASCII text at once; 15: the native FTS triggers' functions (pg_fts_index); 11: FTS tables gain their running counts when it is installed (fts.server.upgrade); 12: hdb_utf8(NULL); 13: hdb_real_text; 14: hdb_fts_hits
@@ -51,7 +52,7 @@ def optional(backend: Any) -> list[str]:
 
 def _present(backend: Any) -> bool:
     if backend.kind == "postgres":
-        sql = "SELECT 1 FROM pg_proc WHERE proname = %s AND pronamespace = current_schema()::regnamespace"
+        sql = f"SELECT 1 FROM pg_proc WHERE proname = %s AND pronamespace = {NAMESPACE_OID}"
     else:
         sql = "SELECT 1 FROM information_schema.ROUTINES WHERE ROUTINE_NAME = %s AND ROUTINE_SCHEMA = DATABASE()"
     return bool(backend.query(sql, (_MARKER,)))
