@@ -183,8 +183,8 @@ def kill_holders(name: str, conn: Any, prefix: str) -> int:
     return len(pids)
 
 
-def drop_namespaces(name: str, url: str, prefix: str) -> tuple[list[str], list[str]]:
-    """Drop every namespace starting with ``prefix``; return (dropped, errors)."""
+def drop_namespaces(name: str, url: str, prefix: str, keep: frozenset[str] = frozenset()) -> tuple[list[str], list[str]]:
+    """Drop every namespace starting with ``prefix`` but those in ``keep``; return (dropped, errors)."""
     if not PREFIX_RE.fullmatch(prefix) or len(prefix) < 4:
         raise ValueError(f"refusing to drop namespaces for unsafe prefix {prefix!r}")
     dropped: list[str] = []
@@ -199,6 +199,8 @@ def drop_namespaces(name: str, url: str, prefix: str) -> tuple[list[str], list[s
         with contextlib.suppress(Exception):
             kill_holders(name, conn, prefix)
         for ns in list_namespaces(name, conn, prefix):
+            if ns in keep:
+                continue
             try:
                 with conn.cursor() as cur:
                     if name == "postgres":
@@ -251,6 +253,7 @@ class RunState:
     skipped: Counter = field(default_factory=Counter)
     dropped: dict[str, list[str]] = field(default_factory=dict)
     drop_errors: dict[str, list[str]] = field(default_factory=dict)
+    dropped_since_vacuum: int = 0
 
     def check(self, name: str) -> bool:
         """Connect once with the raw driver; remember the outcome."""
@@ -270,6 +273,22 @@ class RunState:
                 message = " ".join(str(exc).split()) or repr(exc)  # one line: it goes into skip reasons
                 self.errors[name] = f"{type(exc).__name__}: {message}"
         return self.reachable[name]
+
+    def drop_made_by_test(self, name: str, before: frozenset[str]) -> None:
+        """Drop the namespaces a test made (paths are per test, so they are its own):
+        the servers' catalogs then hold one test's schemas, not the whole run's
+        thousands, whose size slowed every catalog query of later tests.  What
+        fails to drop is left to the run's final cleanup, which reports it."""
+        try:
+            dropped, _errors = drop_namespaces(name, self.urls[name], self.prefix, keep=before)
+        except Exception:  # noqa: BLE001 - the final cleanup retries and reports
+            return
+        self.dropped.setdefault(name, []).extend(dropped)
+        self.dropped_since_vacuum += len(dropped)
+        if name == "postgres" and self.dropped_since_vacuum >= 300:
+            self.dropped_since_vacuum = 0
+            with contextlib.suppress(Exception):
+                vacuum_catalogs(self.urls[name])
 
 
 _STATE = pytest.StashKey[RunState]()
@@ -377,7 +396,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             dropped, errors = drop_namespaces(name, state.urls[name], state.prefix)
         except Exception as exc:
             dropped, errors = [], [f"{type(exc).__name__}: {exc}"]
-        state.dropped[name] = dropped
+        state.dropped.setdefault(name, []).extend(dropped)
         if errors:
             state.drop_errors[name] = errors
         if name == "postgres":
@@ -500,10 +519,13 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.
         url = url_with_prefix(state.urls[name], state.prefix)
         monkeypatch.setenv(ENV_URL, url)
         info = BackendInfo(name=name, url=url, tmp_path=tmp_path, prefix=state.prefix, server_url=state.urls[name])
+    before = frozenset(info.namespaces()) if info.is_server else frozenset()
     try:
         yield info
     finally:
         info.close_all()
+        if info.is_server:
+            state.drop_made_by_test(name, before)
 
 
 @pytest.fixture
