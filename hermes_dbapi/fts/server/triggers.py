@@ -29,7 +29,7 @@ _HEAD = re.compile(
 )
 
 
-@dataclass
+@dataclass(frozen=True)
 class Trigger:
     name: str
     table: str
@@ -37,8 +37,8 @@ class Trigger:
     event: str
     of: tuple[str, ...]
     when: str | None
-    body: list[str]
-    targets: list[str]
+    body: tuple[str, ...]
+    targets: tuple[str, ...]
 
 
 def _unq(name: str) -> str:
@@ -48,7 +48,10 @@ def _unq(name: str) -> str:
     return name.split(".")[-1]
 
 
+@lru_cache(maxsize=512)
 def parse(sql: str) -> Trigger | None:
+    """A CREATE TRIGGER's parts (None if it is not one).  Cached: each schema load
+    parses every trigger again, and tokenizing them was half a SessionDB open."""
     tokens = SQLite().tokenize(sql)
     begins = [t for t in tokens if t.token_type == TokenType.BEGIN]
     ends = [t for t in tokens if t.token_type == TokenType.END]
@@ -59,12 +62,8 @@ def parse(sql: str) -> Trigger | None:
     m = _HEAD.match(head)
     if m is None:
         return None
-    stmts = [s for s in statements.split_script(body) if s.strip().strip(";").strip()]
-    targets = []
-    for s in stmts:
-        t = _target(s)
-        if t:
-            targets.append(t)
+    stmts = tuple(s for s in statements.split_script(body) if s.strip().strip(";").strip())
+    targets = tuple(t for t in map(_target, stmts) if t)
     cols = tuple(_unq(c).lower() for c in (m.group("cols") or "").split(",") if c.strip())
     return Trigger(
         name=_unq(m.group("name")),
