@@ -157,8 +157,9 @@ def list_namespaces(name: str, conn: Any, prefix: str) -> list[str]:
     return sorted(n for n in names if n.startswith(prefix))
 
 
-def kill_holders(name: str, conn: Any, prefix: str) -> int:
-    """End other server sessions that hold locks in (PG) or sit in (MySQL) the prefix's namespaces.
+def kill_holders(name: str, conn: Any, prefix: str, keep: frozenset[str] = frozenset()) -> int:
+    """End other server sessions that hold locks in (PG) or sit in (MySQL) the prefix's
+    namespaces, those in ``keep`` aside.
 
     Those namespaces belong to this run alone, so such a session is a connection a
     test leaked (e.g. idle in a transaction); it would make DROP wait.
@@ -166,30 +167,34 @@ def kill_holders(name: str, conn: Any, prefix: str) -> int:
     with conn.cursor() as cur:
         if name == "postgres":
             cur.execute(
-                "SELECT DISTINCT l.pid FROM pg_locks l"
+                "SELECT DISTINCT l.pid, n.nspname FROM pg_locks l"
                 " JOIN pg_class c ON c.oid = l.relation JOIN pg_namespace n ON n.oid = c.relnamespace"
                 " WHERE left(n.nspname, %s) = %s AND l.pid <> pg_backend_pid()",
                 (len(prefix), prefix),
             )
-            pids = [row[0] for row in cur.fetchall()]
+            pids = sorted({row[0] for row in cur.fetchall() if row[1] not in keep})
             for pid in pids:
                 cur.execute("SELECT pg_terminate_backend(%s)", (pid,))
         else:
             cur.execute("SELECT ID, DB FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID()")
-            pids = [row[0] for row in cur.fetchall() if row[1] and row[1].startswith(prefix)]
+            pids = [row[0] for row in cur.fetchall() if row[1] and row[1].startswith(prefix) and row[1] not in keep]
             for pid in pids:
                 with contextlib.suppress(Exception):
                     cur.execute(f"KILL {int(pid)}")
     return len(pids)
 
 
-def drop_namespaces(name: str, url: str, prefix: str, keep: frozenset[str] = frozenset()) -> tuple[list[str], list[str]]:
-    """Drop every namespace starting with ``prefix`` but those in ``keep``; return (dropped, errors)."""
+def drop_namespaces(name: str, url: str, prefix: str, keep: frozenset[str] = frozenset(),
+                    conn: Any = None) -> tuple[list[str], list[str]]:
+    """Drop every namespace starting with ``prefix`` but those in ``keep``; return (dropped, errors).
+    ``conn``: an open raw connection to use (left open), else one is made for the call."""
     if not PREFIX_RE.fullmatch(prefix) or len(prefix) < 4:
         raise ValueError(f"refusing to drop namespaces for unsafe prefix {prefix!r}")
     dropped: list[str] = []
     errors: list[str] = []
-    conn = raw_connect(name, url)
+    own = conn is None
+    if own:
+        conn = raw_connect(name, url)
     try:
         with conn.cursor() as cur:
             if name == "postgres":
@@ -197,7 +202,7 @@ def drop_namespaces(name: str, url: str, prefix: str, keep: frozenset[str] = fro
             else:
                 cur.execute(f"SET SESSION lock_wait_timeout = {DROP_LOCK_TIMEOUT}")
         with contextlib.suppress(Exception):
-            kill_holders(name, conn, prefix)
+            kill_holders(name, conn, prefix, keep)
         for ns in list_namespaces(name, conn, prefix):
             if ns in keep:
                 continue
@@ -211,7 +216,8 @@ def drop_namespaces(name: str, url: str, prefix: str, keep: frozenset[str] = fro
             except Exception as exc:  # keep going: drop as much as possible
                 errors.append(f"{ns}: {type(exc).__name__}: {exc}".strip())
     finally:
-        conn.close()
+        if own:
+            conn.close()
     return dropped, errors
 
 
@@ -254,6 +260,7 @@ class RunState:
     dropped: dict[str, list[str]] = field(default_factory=dict)
     drop_errors: dict[str, list[str]] = field(default_factory=dict)
     dropped_since_vacuum: int = 0
+    janitors: dict[str, Any] = field(default_factory=dict)  # one raw connection per server, for namespace upkeep
 
     def check(self, name: str) -> bool:
         """Connect once with the raw driver; remember the outcome."""
@@ -274,14 +281,39 @@ class RunState:
                 self.errors[name] = f"{type(exc).__name__}: {message}"
         return self.reachable[name]
 
+    def janitor(self, name: str) -> Any:
+        """The run's raw connection to server ``name`` for listing and dropping its
+        namespaces (two per test otherwise); made again if a test ended it."""
+        conn = self.janitors.get(name)
+        if conn is not None:
+            try:
+                conn.cursor().execute("SELECT 1")
+                return conn
+            except Exception:  # noqa: BLE001 - terminated or broken: replace it
+                self.close_janitor(name)
+        conn = self.janitors[name] = raw_connect(name, self.urls[name])
+        return conn
+
+    def close_janitor(self, name: str) -> None:
+        conn = self.janitors.pop(name, None)
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+
+    def namespaces(self, name: str) -> frozenset[str]:
+        """The run's namespaces on server ``name`` now."""
+        return frozenset(list_namespaces(name, self.janitor(name), self.prefix))
+
     def drop_made_by_test(self, name: str, before: frozenset[str]) -> None:
         """Drop the namespaces a test made (paths are per test, so they are its own):
         the servers' catalogs then hold one test's schemas, not the whole run's
         thousands, whose size slowed every catalog query of later tests.  What
         fails to drop is left to the run's final cleanup, which reports it."""
         try:
-            dropped, _errors = drop_namespaces(name, self.urls[name], self.prefix, keep=before)
+            dropped, _errors = drop_namespaces(name, self.urls[name], self.prefix, keep=before,
+                                               conn=self.janitor(name))
         except Exception:  # noqa: BLE001 - the final cleanup retries and reports
+            self.close_janitor(name)
             return
         self.dropped.setdefault(name, []).extend(dropped)
         self.dropped_since_vacuum += len(dropped)
@@ -390,6 +422,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return
     gc.collect()  # close connections that tests leaked, so they hold no locks
     for name, ok in state.reachable.items():
+        state.close_janitor(name)
         if not ok:
             continue
         try:
@@ -519,7 +552,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.
         url = url_with_prefix(state.urls[name], state.prefix)
         monkeypatch.setenv(ENV_URL, url)
         info = BackendInfo(name=name, url=url, tmp_path=tmp_path, prefix=state.prefix, server_url=state.urls[name])
-    before = frozenset(info.namespaces()) if info.is_server else frozenset()
+    before = state.namespaces(name) if info.is_server else frozenset()
     try:
         yield info
     finally:

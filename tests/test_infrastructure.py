@@ -5,6 +5,7 @@ Checks tests/conftest.py itself, so that a green run means what it says.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import textwrap
@@ -143,9 +144,8 @@ def test_data_lands_under_run_prefix(backend: BackendInfo) -> None:
     assert all(ns.startswith(backend.prefix) for ns in created)
 
 
-@pytest.mark.parametrize("server", [pytest.param(n, marks=getattr(pytest.mark, n)) for n in ("postgres", "mysql")])
-def test_drop_namespaces(server: str, pytestconfig: pytest.Config) -> None:
-    """The session-end cleanup drops every namespace with a prefix, and nothing else."""
+def _server_url(server: str, pytestconfig: pytest.Config) -> str:
+    """The run's URL of ``server``; the test is skipped if it is not selected or not reachable."""
     from conftest import _state
 
     state = _state(pytestconfig)
@@ -153,11 +153,17 @@ def test_drop_namespaces(server: str, pytestconfig: pytest.Config) -> None:
         pytest.skip(f"{server} not selected")
     if not state.check(server):
         pytest.skip(f"BACKEND {server} UNREACHABLE: {state.errors[server]}")
+    return state.urls[server]
+
+
+@pytest.mark.parametrize("server", [pytest.param(n, marks=getattr(pytest.mark, n)) for n in ("postgres", "mysql")])
+def test_drop_namespaces(server: str, pytestconfig: pytest.Config) -> None:
+    """The session-end cleanup drops every namespace with a prefix, and nothing else."""
     from conftest import raw_connect
 
+    url = _server_url(server, pytestconfig)
     prefix = f"hdbx{secrets.token_hex(4)}_"
     bystander = f"hdbx{secrets.token_hex(4)}_keep"
-    url = state.urls[server]
     conn = raw_connect(server, url)
     try:
         with conn.cursor() as cur:
@@ -175,6 +181,40 @@ def test_drop_namespaces(server: str, pytestconfig: pytest.Config) -> None:
         drop_namespaces(server, url, prefix)
         drop_namespaces(server, url, bystander)
         conn.close()
+
+
+@pytest.mark.parametrize("server", [pytest.param(n, marks=getattr(pytest.mark, n)) for n in ("postgres", "mysql")])
+def test_drop_spares_kept_namespaces_and_their_sessions(server: str, pytestconfig: pytest.Config) -> None:
+    """A test's teardown drops what it made: a namespace made before it (``keep``) stays,
+    and so does a session in it (the sessions ended are those in the dropped ones)."""
+    from conftest import raw_connect
+
+    url = _server_url(server, pytestconfig)
+    prefix = f"hdbx{secrets.token_hex(4)}_"
+    kept, made = f"{prefix}kept", f"{prefix}made"
+    admin, holder = raw_connect(server, url), raw_connect(server, url)
+    try:
+        with admin.cursor() as cur:
+            for name in (kept, made):
+                cur.execute(f'CREATE SCHEMA "{name}"' if server == "postgres" else f"CREATE DATABASE `{name}`")
+        with holder.cursor() as cur:  # a session sitting in (MySQL) / holding a lock in (PG) the kept one
+            if server == "postgres":
+                cur.execute(f'CREATE TABLE "{kept}".t (x INTEGER)')
+                holder.autocommit = False
+                cur.execute(f'SELECT * FROM "{kept}".t')
+            else:
+                cur.execute(f"USE `{kept}`")
+        dropped, errors = drop_namespaces(server, url, prefix, keep=frozenset({kept}), conn=admin)
+        assert (dropped, errors) == ([made], [])
+        assert list_namespaces(server, admin, prefix) == [kept]
+        with holder.cursor() as cur:
+            cur.execute("SELECT 1")  # not ended
+            assert list(cur.fetchall()) == [(1,)]
+    finally:
+        with contextlib.suppress(Exception):
+            holder.close()
+        drop_namespaces(server, url, prefix, conn=admin)
+        admin.close()
 
 
 def test_drop_refuses_unsafe_prefix() -> None:
