@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import errors
 from ._stdlib import sqlite3
 from .translate.glob_regex import server_regex
 from .translate.passes import kept_values
+
+if TYPE_CHECKING:
+    from .batch import Profile
 
 _PLAIN = (int, float, str, bytes, type(None))
 _INT64 = (-(2**63), 2**63 - 1)
@@ -176,8 +179,8 @@ def refuse_values(values: tuple, refusals: tuple[tuple[int, tuple[Any, ...]], ..
                 raise kept_values.refused(code_name, message)
 
 
-def refused_in_batch(profile: Any, refusals: tuple[tuple[int, tuple[Any, ...]], ...]) -> bool:
-    """Whether a batch (a ``batch.Profile``) holds a value :func:`refuse_values` refuses;
+def refused_in_batch(profile: Profile, refusals: tuple[tuple[int, tuple[Any, ...]], ...]) -> bool:
+    """Whether a batch holds a value :func:`refuse_values` refuses;
     only a position whose kinds hold bytes or float is scanned."""
     for position, refused in refusals:
         found = profile.kinds[position]

@@ -12,6 +12,7 @@ already running (``recursive_triggers`` off).  Changes count in
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import sqlglot
@@ -28,26 +29,22 @@ from ..translate.passes.conflicts import unique_keys_of
 from . import raising
 from .raising import IgnoreRow
 
-_PARSED: dict[str, exp.Expression] = {}
 _RETURNED: dict[str, str] = {}  # a read statement's server SQL -> its select list
 _RAISES_IN_DML = "hdb_raises_in_dml"  # tree.meta key: a RAISE() call inside INSERT/UPDATE/DELETE
 
 
+@lru_cache(maxsize=512)
 def _parse(text: str) -> exp.Expression:
     """issue 8: a trigger statement's tree, parsed once per text (row values are
     bound as parameters, so the text repeats).  The cached tree itself: callers
     that rewrite it copy it first (the DML paths below only read a statement)."""
-    tree = _PARSED.get(text)
-    if tree is None:
-        if len(_PARSED) >= 512:
-            _PARSED.clear()
-        plain, update_or = conflict_clause.split(text)
-        tree = _PARSED[text] = sqlglot.parse_one(plain, read="sqlite")
-        tree.meta[sqlrun.SQLITE_TEXT] = plain
-        if update_or:
-            tree.meta[conflict_clause.META] = update_or
-        tree.meta[_RAISES_IN_DML] = isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) and any(
-            str(a.this).upper() == "RAISE" for a in tree.find_all(exp.Anonymous))
+    plain, update_or = conflict_clause.split(text)
+    tree = sqlglot.parse_one(plain, read="sqlite")
+    tree.meta[sqlrun.SQLITE_TEXT] = plain
+    if update_or:
+        tree.meta[conflict_clause.META] = update_or
+    tree.meta[_RAISES_IN_DML] = isinstance(tree, (exp.Insert, exp.Update, exp.Delete)) and any(
+        str(a.this).upper() == "RAISE" for a in tree.find_all(exp.Anonymous))
     return tree
 
 if TYPE_CHECKING:
