@@ -152,8 +152,11 @@ class _TermIter:
 class _Machine:
     """One run of FTS5's expression iterators over an index."""
 
-    def __init__(self, index: Index, query: Query) -> None:
+    def __init__(self, index: Index, query: Query, among: tuple[tuple[str, bool], ...] = ()) -> None:
+        """``among``: the query's terms when every match holds them all (a conjunction):
+        only rows holding all of them are fetched."""
         self.index = index
+        self.among = among
         self.full = index.detail == "full"
         self.query = query
         self.buf: dict[int, list[int]] = {id(p): [] for p in query.phrases}
@@ -168,7 +171,7 @@ class _Machine:
         key = (term.text, term.prefix)
         raw = self._raw.get(key)
         if raw is None:
-            raw = self._raw[key] = dict(self.index.postings(term.text, term.prefix))
+            raw = self._raw[key] = dict(self.index.postings(term.text, term.prefix, among=self.among))
         rowids = sorted(raw)
         if colset is None or self.index.detail == "none":
             return _TermIter(rowids, [raw[r] for r in rowids])
@@ -443,6 +446,7 @@ class Evaluation:
         self._buffers: dict[int, dict[int, list[int]]] = {}
         self._instances: dict[int, list[Instance]] = {}
         self._hits: dict[int, int] = {}
+        self._among: tuple[tuple[str, bool], ...] = ()
         #: set for ``MATCH '*reads'``-style diagnostics: one row, rowid 0,
         #: no phrases and NULL column texts (FTS5's "special" plan)
         self.special: str | None = None
@@ -458,7 +462,8 @@ class Evaluation:
             raw = index.postings(term.text, term.prefix, matches=True)
             self._buffers = {r: {phrase.index: list(raw[r])} for r in sorted(raw) if raw[r]}
         else:
-            machine = _Machine(index, query)
+            self._among = _conjunction_terms(query)
+            machine = _Machine(index, query, self._among)
             for rowid in machine.rows():
                 self._buffers[rowid] = machine.live_buffers(rowid)
         self.query = query
@@ -523,7 +528,7 @@ class Evaluation:
         """
         got = self._hits.get(phrase)
         if got is None:
-            got = self._hits[phrase] = _count_phrase(self.index, self.query.phrases[phrase])
+            got = self._hits[phrase] = _count_phrase(self.index, self.query.phrases[phrase], self._among)
         return got
 
 
@@ -536,15 +541,37 @@ def _lone_term(index: Index, query: Query) -> bool:
     )
 
 
-def _count_phrase(index: Index, ph: Phrase) -> int:
-    """Rows where ``ph`` matches on its own (what xQueryPhrase would visit)."""
+def _conjunction_terms(query: Query) -> tuple[tuple[str, bool], ...]:
+    """The (term, prefix) pairs of a query every match of which holds them all (only
+    AND, phrases and NEAR: no OR, no NOT), when there are two or more; else ()."""
+    pairs: set[tuple[str, bool]] = set()
+    nodes: list[Node] = [query.root]
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, AndNode):
+            nodes.extend(_children(node))
+        elif isinstance(node, StringNode) and not node.eof and all(ph.terms for ph in node.phrases):
+            pairs.update((t.text, t.prefix) for ph in node.phrases for t in ph.terms)
+        else:
+            return ()
+    return tuple(sorted(pairs)) if len(pairs) > 1 else ()
+
+
+def _count_phrase(index: Index, ph: Phrase, among: tuple[tuple[str, bool], ...] = ()) -> int:
+    """Rows where ``ph`` matches on its own (what xQueryPhrase would visit).  ``among``:
+    the evaluation's narrowing (``_conjunction_terms``), used only where it keeps every
+    row holding the phrase's terms; a lone term is counted by the index."""
     node = ph.node
     if not ph.terms or node is None or node.colset == ():
         return 0
     cols = node.colset if index.detail != "none" else None
+    if cols is None and len(ph.terms) == 1 and not ph.terms[0].first:
+        return index.row_frequency(ph.terms[0].text, ph.terms[0].prefix)
+    if not set(among) <= {(t.text, t.prefix) for t in ph.terms}:
+        among = ()
     per_term: list[dict[int, Sequence[int]]] = []
     for t in ph.terms:
-        raw = index.postings(t.text, t.prefix)
+        raw = index.postings(t.text, t.prefix, among=among)
         if cols is not None:
             raw = {r: kept for r, p in raw.items() if (kept := [x for x in p if pos_column(x) in cols])}
         per_term.append(raw)

@@ -66,7 +66,8 @@ class Index(Protocol):
         """
 
     def postings(
-        self, term: str, prefix: bool = False, rowids: Collection[int] | None = None, matches: bool = False
+        self, term: str, prefix: bool = False, rowids: Collection[int] | None = None, matches: bool = False,
+        among: Collection[tuple[str, bool]] = (),
     ) -> Postings:
         """Rows holding ``term`` (or any term starting with it if ``prefix``).
 
@@ -74,7 +75,12 @@ class Index(Protocol):
         ``rowids``, when given, is a hint: only those rows are needed.
         ``matches``, a hint too: these rows are the query's matches (an index
         may load what ranking them needs along with them).
+        ``among``, a hint: only rows that also hold each of these (term, prefix)
+        pairs are needed (the others may be left out).
         """
+
+    def row_frequency(self, term: str, prefix: bool = False) -> int:
+        """Number of rows holding ``term`` (or a term starting with it if ``prefix``)."""
 
     def row_count(self) -> int:
         """Number of rows in the index (FTS5's xRowCount)."""
@@ -186,8 +192,19 @@ class MemoryIndex:
         return self._prefix
 
     def postings(
-        self, term: str, prefix: bool = False, rowids: Collection[int] | None = None, matches: bool = False
+        self, term: str, prefix: bool = False, rowids: Collection[int] | None = None, matches: bool = False,
+        among: Collection[tuple[str, bool]] = (),
     ) -> Postings:
+        got = self._postings(term, prefix)
+        others = set(among) - {(term, prefix)}
+        if not others:
+            return got
+        # the hint taken (as the server index takes it), so the engine's use of it is
+        # checked against FTS5 wherever this index is
+        holding = [set(self._postings(t, p)) for t, p in others]
+        return {r: plist for r, plist in got.items() if all(r in rows for rows in holding)}
+
+    def _postings(self, term: str, prefix: bool) -> Postings:
         if not prefix:
             return self._terms.get(term, {})
         merged: dict[int, list[int]] = {}
@@ -212,6 +229,9 @@ class MemoryIndex:
 
     def total_tokens(self) -> int:
         return self._total
+
+    def row_frequency(self, term: str, prefix: bool = False) -> int:
+        return len(self.postings(term, prefix))
 
     def column_sizes(self, rowid: int) -> Sequence[int]:
         return self._sizes[rowid]

@@ -13,6 +13,8 @@ from ..tokenizers import Tokenizer
 from .spec import FtsSpec
 from .storage import Storage
 
+_NARROWING_TERMS = 2
+
 #: rowids -> {rowid: column values}, for tables whose text lives elsewhere
 TextSource = Callable[[Sequence[int]], dict[int, Sequence[object]]]
 
@@ -26,7 +28,7 @@ class ServerIndex:
         self._wants_stats = stats
         self.spec: FtsSpec = storage.spec
         self._texts_of = texts
-        self._postings: dict[tuple[str, bool], dict[int, list[int]]] = {}
+        self._postings: dict[tuple[str, bool, tuple], dict[int, list[int]]] = {}
         self._stats: tuple[int, int] | None = None
         self._sizes: dict[int, list[int]] = {}
         self._texts: dict[int, tuple[str | None, ...]] = {}
@@ -48,11 +50,18 @@ class ServerIndex:
         return self.spec.prefix
 
     def postings(self, term: str, prefix: bool = False, rowids: Collection[int] | None = None,
-                 matches: bool = False) -> dict:
-        key = (term, prefix)
+                 matches: bool = False, among: Collection[tuple[str, bool]] = ()) -> dict:
+        # two others narrow enough: each is a semi-join the server plans (a long phrase,
+        # trigrams above all, took seconds with a dozen)
+        others = tuple(sorted(set(among) - {(term, prefix)}))[:_NARROWING_TERMS]
+        key = (term, prefix, others)
         got = self._postings.get(key)
+        if got is None and others:  # a term's whole postings serve a narrower request too
+            got = self._postings.get((term, prefix, ()))
         if got is None:
-            if matches and self._wants_sizes:
+            if others:
+                got = self.storage.postings(term, prefix, others)
+            elif matches and self._wants_sizes:
                 stats = self._wants_stats and self._stats is None
                 got, sizes, totals = self.storage.postings_with_sizes(term, prefix, stats)
                 self._sizes.update(sizes)
@@ -62,6 +71,16 @@ class ServerIndex:
                 got = self.storage.postings(term, prefix)
             self._postings[key] = got
         return got
+
+    def row_frequency(self, term: str, prefix: bool = False) -> int:
+        """Rows holding ``term``: counted by the server unless its postings are here."""
+        got = self._postings.get((term, prefix, ()))
+        if got is None:
+            counted = self.storage.row_frequency(term, prefix)
+            if counted is not None:
+                return counted
+            got = self.postings(term, prefix)
+        return len(got)
 
     def _stat(self) -> tuple[int, int]:
         if self._stats is None:

@@ -322,9 +322,25 @@ class Storage:
 
     # -- reads --------------------------------------------------------------
 
-    def postings(self, term: str, prefix: bool) -> dict[int, list[int]]:
+    def postings(self, term: str, prefix: bool, among: Sequence[tuple[str, bool]] = ()) -> dict[int, list[int]]:
+        """rowid -> positions of ``term``; ``among``: only in rows that also hold each of
+        these (term, prefix) pairs, the server keeping the others back (a conjunctive
+        query's matches hold every one of its terms: only those rows cross the wire)."""
         sql, params = self._postings_read(term, prefix, sizes=False)
+        for other, other_prefix in among:
+            where, more = self._term_condition("j", other, other_prefix)
+            sql += f" AND i.id IN (SELECT j.id FROM {self.idx} AS j WHERE {where})"
+            params += more
         return self._merged(term, prefix, self._q(sql, params))
+
+    def row_frequency(self, term: str, prefix: bool) -> int | None:
+        """How many rows hold ``term`` (or a term starting with it), counted by the
+        server; None when only the client can tell (a term past the key's bytes)."""
+        if len(encode(term)) > _KEY_BYTES:
+            return None
+        where, params = self._term_condition("i", term, prefix)
+        counted = "COUNT(DISTINCT i.id)" if prefix else "COUNT(*)"
+        return int(self._q(f"SELECT {counted} FROM {self.idx} AS i WHERE {where}", params)[0][0])
 
     def postings_with_sizes(self, term: str, prefix: bool, stats: bool) -> tuple[
             dict[int, list[int]], dict[int, list[int]], tuple[int, int] | None]:
@@ -345,14 +361,20 @@ class Storage:
         source = f" FROM {self.idx} AS i"
         if sizes:
             select += f", (SELECT d.sz FROM {self.docsize} AS d WHERE d.id = i.id)"
+        where, params = self._term_condition("i", term, prefix)
+        return select + source + " WHERE " + where, params
+
+    @staticmethod
+    def _term_condition(alias: str, term: str, prefix: bool) -> tuple[str, tuple]:
+        """The index rows of ``term`` (a range of keys for a prefix), as a condition on ``alias``."""
         raw = encode(term)
         if not prefix:
-            return select + source + " WHERE i.term = %s", (term_key(raw),)
+            return f"{alias}.term = %s", (term_key(raw),)
         low = raw[:_KEY_BYTES]
         high = successor(low)
         if high is None:
-            return select + source + " WHERE i.term >= %s", (low,)
-        return select + source + " WHERE i.term >= %s AND i.term < %s", (low, high)
+            return f"{alias}.term >= %s", (low,)
+        return f"{alias}.term >= %s AND {alias}.term < %s", (low, high)
 
     def _merged(self, term: str, prefix: bool, rows: Sequence[Sequence]) -> dict[int, list[int]]:
         """rowid -> sorted positions, from index rows of ``term`` (the keys a cut term
