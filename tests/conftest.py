@@ -39,15 +39,17 @@ import sqlite3 as _std_sqlite3  # the real module, resolved before anything can 
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 import pytest
 
 pytest_plugins = ["pytester"]
+
+_T = TypeVar("_T")
 
 ENV_URL = "HERMES_DB_URL"
 ENV_TRANSLATIONS = "HERMES_DB_CACHE"  # translate/disk_cache.py
@@ -184,23 +186,30 @@ def kill_holders(name: str, conn: Any, prefix: str, keep: frozenset[str] = froze
     return len(pids)
 
 
+def dropping_connection(name: str, url: str) -> Any:
+    """A raw connection whose DROPs give up after DROP_LOCK_TIMEOUT seconds of waiting for a lock."""
+    conn = raw_connect(name, url)
+    with conn.cursor() as cur:
+        if name == "postgres":
+            cur.execute(f"SET lock_timeout = '{DROP_LOCK_TIMEOUT}s'")
+        else:
+            cur.execute(f"SET SESSION lock_wait_timeout = {DROP_LOCK_TIMEOUT}")
+    return conn
+
+
 def drop_namespaces(name: str, url: str, prefix: str, keep: frozenset[str] = frozenset(),
                     conn: Any = None) -> tuple[list[str], list[str]]:
     """Drop every namespace starting with ``prefix`` but those in ``keep``; return (dropped, errors).
-    ``conn``: an open raw connection to use (left open), else one is made for the call."""
+    ``conn``: an open connection of :func:`dropping_connection` to use (left open), else
+    one is made for the call."""
     if not PREFIX_RE.fullmatch(prefix) or len(prefix) < 4:
         raise ValueError(f"refusing to drop namespaces for unsafe prefix {prefix!r}")
     dropped: list[str] = []
     errors: list[str] = []
     own = conn is None
     if own:
-        conn = raw_connect(name, url)
+        conn = dropping_connection(name, url)
     try:
-        with conn.cursor() as cur:
-            if name == "postgres":
-                cur.execute(f"SET lock_timeout = '{DROP_LOCK_TIMEOUT}s'")
-            else:
-                cur.execute(f"SET SESSION lock_wait_timeout = {DROP_LOCK_TIMEOUT}")
         with contextlib.suppress(Exception):
             kill_holders(name, conn, prefix, keep)
         for ns in list_namespaces(name, conn, prefix):
@@ -281,17 +290,20 @@ class RunState:
                 self.errors[name] = f"{type(exc).__name__}: {message}"
         return self.reachable[name]
 
-    def janitor(self, name: str) -> Any:
-        """The run's raw connection to server ``name`` for listing and dropping its
-        namespaces (two per test otherwise); made again if a test ended it."""
+    def with_janitor(self, name: str, work: Callable[[Any], _T]) -> _T:
+        """``work`` on the run's one connection to server ``name`` for its namespace upkeep
+        (two new ones per test otherwise); once more on a new one if that fails (a test
+        may have ended it)."""
+        try:
+            return work(self._janitor(name))
+        except Exception:  # noqa: BLE001 - terminated or broken: replace it
+            self.close_janitor(name)
+        return work(self._janitor(name))
+
+    def _janitor(self, name: str) -> Any:
         conn = self.janitors.get(name)
-        if conn is not None:
-            try:
-                conn.cursor().execute("SELECT 1")
-                return conn
-            except Exception:  # noqa: BLE001 - terminated or broken: replace it
-                self.close_janitor(name)
-        conn = self.janitors[name] = raw_connect(name, self.urls[name])
+        if conn is None:
+            conn = self.janitors[name] = dropping_connection(name, self.urls[name])
         return conn
 
     def close_janitor(self, name: str) -> None:
@@ -302,7 +314,7 @@ class RunState:
 
     def namespaces(self, name: str) -> frozenset[str]:
         """The run's namespaces on server ``name`` now."""
-        return frozenset(list_namespaces(name, self.janitor(name), self.prefix))
+        return frozenset(self.with_janitor(name, lambda conn: list_namespaces(name, conn, self.prefix)))
 
     def drop_made_by_test(self, name: str, before: frozenset[str]) -> None:
         """Drop the namespaces a test made (paths are per test, so they are its own):
@@ -310,10 +322,9 @@ class RunState:
         thousands, whose size slowed every catalog query of later tests.  What
         fails to drop is left to the run's final cleanup, which reports it."""
         try:
-            dropped, _errors = drop_namespaces(name, self.urls[name], self.prefix, keep=before,
-                                               conn=self.janitor(name))
+            dropped, _errors = self.with_janitor(
+                name, lambda conn: drop_namespaces(name, self.urls[name], self.prefix, keep=before, conn=conn))
         except Exception:  # noqa: BLE001 - the final cleanup retries and reports
-            self.close_janitor(name)
             return
         self.dropped.setdefault(name, []).extend(dropped)
         self.dropped_since_vacuum += len(dropped)

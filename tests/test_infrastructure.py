@@ -187,12 +187,12 @@ def test_drop_namespaces(server: str, pytestconfig: pytest.Config) -> None:
 def test_drop_spares_kept_namespaces_and_their_sessions(server: str, pytestconfig: pytest.Config) -> None:
     """A test's teardown drops what it made: a namespace made before it (``keep``) stays,
     and so does a session in it (the sessions ended are those in the dropped ones)."""
-    from conftest import raw_connect
+    from conftest import dropping_connection, raw_connect
 
     url = _server_url(server, pytestconfig)
     prefix = f"hdbx{secrets.token_hex(4)}_"
     kept, made = f"{prefix}kept", f"{prefix}made"
-    admin, holder = raw_connect(server, url), raw_connect(server, url)
+    admin, holder = dropping_connection(server, url), raw_connect(server, url)
     try:
         with admin.cursor() as cur:
             for name in (kept, made):
