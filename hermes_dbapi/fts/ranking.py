@@ -33,13 +33,8 @@ class Bm25:
         n_row = ev.index.row_count()
         if n_row <= 0:  # more rows deleted than inserted ('delete' of rows never indexed)
             raise FtsCorrupt()
-        self.avgdl = _divide(float(ev.index.total_tokens()), float(n_row))
-        for i in range(ev.phrase_count()):
-            hits = ev.phrase_hits(i)
-            idf = _log((n_row - hits + 0.5) / (hits + 0.5))  # below 0 when counts fell under the hits
-            if idf <= 0.0:
-                idf = 1e-6
-            self.idf.append(idf)
+        self.avgdl = average_length(n_row, ev.index.total_tokens())
+        self.idf = [idf(n_row, ev.phrase_hits(i)) for i in range(ev.phrase_count())]
 
     def scores(self, rowids: Sequence[int]) -> list[float | None]:
         """Unweighted ``bm25(t)`` of many matching rows: :meth:`score` for each, with
@@ -87,6 +82,17 @@ class Bm25:
         for i, idf in enumerate(self.idf):
             score += idf * _divide(freq[i] * (K1 + 1.0), freq[i] + K1 * (1 - B + _divide(B * d, self.avgdl)))
         return None if score != score else -1.0 * score
+
+
+def average_length(n_row: int, n_token: int) -> float:
+    """FTS5's average row length in tokens (all columns)."""
+    return _divide(float(n_token), float(n_row))
+
+
+def idf(n_row: int, hits: int) -> float:
+    """FTS5's IDF of a phrase matching ``hits`` of ``n_row`` rows (1e-6 when not above 0)."""
+    value = _log((n_row - hits + 0.5) / (hits + 0.5))  # below 0 when counts fell under the hits
+    return 1e-6 if value <= 0.0 else value
 
 
 def _divide(a: float, b: float) -> float:

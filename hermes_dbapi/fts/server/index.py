@@ -72,6 +72,16 @@ class ServerIndex:
             self._postings[key] = got
         return got
 
+    def seed(self, term: str, postings: dict[int, list[int]], sizes: dict[int, list[int]] | None = None,
+             stats: tuple[int, int] | None = None) -> None:
+        """Postings of ``term`` (no prefix) fetched already, with their rows' sizes and
+        the table's counts when known (``ranked.py``: the rows of a search it ranked,
+        or a lone term's every row, fetched while deciding)."""
+        self._postings[(term, False, ())] = postings
+        self._sizes.update(sizes or {})
+        if stats is not None:
+            self._stats = stats
+
     def row_frequency(self, term: str, prefix: bool = False) -> int:
         """Rows holding ``term``: counted by the server unless its postings are here."""
         got = self._postings.get((term, prefix, ()))

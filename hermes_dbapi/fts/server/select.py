@@ -30,7 +30,7 @@ from ..engine import Evaluation, search_all
 from ..errors import FtsCorrupt, FtsError
 from ..ranking import Bm25
 from ..snippets import highlight, snippet
-from . import sqlrun
+from . import ranked, sqlrun
 from .index import ServerIndex
 from .spec import FtsSpec
 from .storage import Storage
@@ -88,6 +88,28 @@ class Deferred:
         except FtsError as exc:
             raise _sqlite_error(exc) from None
         return out
+
+
+@dataclass
+class RankedDeferred:
+    """The snippet()/highlight() calls of a search the server ranked (``ranked.py``):
+    evaluated after the query over the best rows' postings, fetched with their ranks."""
+
+    conn: "Connection"
+    storage: Storage
+    constraints: list[tuple[str, int | None]]
+    term: str
+    postings: dict[int, list[int]]
+    calls: list[tuple[int, str, list[Any]]]
+
+    def fill(self, rows: list[tuple], stash: Stash) -> list[tuple]:
+        index = ServerIndex(self.storage, text_source(self.conn, self.storage))
+        index.seed(self.term, self.postings)
+        try:
+            ev = search_all(index, self.constraints)
+        except FtsError as exc:
+            raise _sqlite_error(exc) from None
+        return Deferred(index, ev, self.calls).fill(rows, stash)
 
 
 def qi(name: str) -> str:
@@ -335,12 +357,15 @@ def text_source(conn: "Connection", storage: Storage):
 
 
 def evaluate(conn: "Connection", ref: Ref, storage: Storage, values: Sequence[Any],
-             stash: Stash | None = None) -> list[tuple]:
-    """(rowid, rank, aux values...) of every row the MATCH selects (``stash``: see ``undecodable``).
+             stash: Stash | None = None, seed: tuple[str, ranked.Ranked] | None = None) -> list[tuple]:
+    """(rowid, rank, aux values...) of every row the MATCH selects (``stash``: see ``undecodable``;
+    ``seed``: a lone term and its rows, fetched already).
 
     Deferred calls (``ref.deferred``) get None here and a ``Deferred`` on the stash."""
-    ranked = ref.uses_rank or any(n == "bm25" for n, _a in ref.aux)
-    index = ServerIndex(storage, text_source(conn, storage), sizes=ref.uses_rank or bool(ref.aux), stats=ranked)
+    scored = ref.uses_rank or any(n == "bm25" for n, _a in ref.aux)
+    index = ServerIndex(storage, text_source(conn, storage), sizes=ref.uses_rank or bool(ref.aux), stats=scored)
+    if seed is not None:
+        index.seed(seed[0], seed[1].postings, seed[1].sizes, seed[1].stats)
     from ..sqlvalues import sql_text
 
     constraints = [(sql_text(constant(node, values, conn)) or "", column) for node, column in ref.match]
@@ -353,8 +378,8 @@ def evaluate(conn: "Connection", ref: Ref, storage: Storage, values: Sequence[An
             spec_detail_needs_texts(ref.spec) and (ref.uses_rank or ref.aux)
         )
         if ref.uses_rank or ref.aux:
-            index.prefetch(rowids, texts=needs_texts, stats=ranked)
-        scorer = Bm25(ev) if ranked and rowids else None
+            index.prefetch(rowids, texts=needs_texts, stats=scored)
+        scorer = Bm25(ev) if scored and rowids else None
         ranks = scorer.scores(rowids) if scorer is not None and not ev.special else [None] * len(rowids)
         if not eager:  # issue 8: no per-row work left (deferred snippets are filled later)
             rows = list(zip(rowids, ranks, *([[None] * len(rowids)] * len(ref.aux))))
@@ -619,20 +644,72 @@ def _own(select: exp.Select, *kinds: type) -> bool:
     return any(reached(node, select, (exp.Select,)) for node in select.find_all(*kinds))
 
 
-def _best_hits(conn: "Connection", cut: Cut, values: Sequence[Any], hits: list[tuple]) -> tuple[list[tuple], int] | None:
-    """The hits ranked up to the cut, with every hit that ties the last of them (the
-    statement breaks ties by other keys), and the rows the statement must return for
-    them to suffice (its LIMIT); None when the cut saves nothing or cannot be sure:
-    a LIMIT or OFFSET that is not a plain integer, no LIMIT (negative), a rank NULL."""
+def _cut_size(conn: "Connection", cut: Cut, values: Sequence[Any]) -> tuple[int, int] | None:
+    """How many best hits go first (at least _CUT_MIN, four times LIMIT + OFFSET) and the
+    rows the statement must return for them to suffice (its LIMIT); None when the cut
+    cannot be sure: a LIMIT or OFFSET that is not a plain integer, no LIMIT (negative)."""
     limit = constant(cut.limit, values, conn)
     offset = constant(cut.offset, values, conn) if cut.offset is not None else 0
     if type(limit) is not int or type(offset) is not int or limit < 0 or offset < 0:
         return None
-    wanted = max(_CUT_MIN, 4 * (limit + offset))
+    return max(_CUT_MIN, 4 * (limit + offset)), limit
+
+
+def _best_hits(conn: "Connection", cut: Cut, values: Sequence[Any], hits: list[tuple]) -> tuple[list[tuple], int] | None:
+    """The hits ranked up to the cut, with every hit that ties the last of them (the
+    statement breaks ties by other keys), and the rows the statement must return for
+    them to suffice; None when the cut saves nothing or cannot be sure (_cut_size, or a
+    rank NULL)."""
+    size = _cut_size(conn, cut, values)
+    if size is None:
+        return None
+    wanted, limit = size
     if len(hits) <= 2 * wanted or any(h[1] is None for h in hits):
         return None
     last = heapq.nsmallest(wanted, [h[1] for h in hits])[-1]
     return [h for h in hits if h[1] <= last], limit
+
+
+def _ranked_by_server(conn: "Connection", planned: Plan, number: int, ref: Ref, storage: Storage,
+                      values: Sequence[Any], stash: Stash | None
+                      ) -> tuple[tuple[str, Sequence[Any], Fallback] | None, tuple[str, ranked.Ranked] | None]:
+    """The run of a cut statement whose MATCH is a lone term, its best hits ranked by
+    PostgreSQL (``ranked``), inline, snippets and highlights made afterwards from the
+    returned rows' postings alone; or None and, when few rows hold the term, the term
+    and those rows for the engine to rank (fetched while deciding).  (None, None), with
+    nothing sent, where the engine serves (another server, other auxiliary calls,
+    other queries)."""
+    if (conn._backend.kind != "postgres" or planned.inline is None or len(planned.matched) != 1
+            or len(ref.match) != 1 or any(i not in ref.deferred for i in range(len(ref.aux)))
+            or (ref.deferred and stash is None)):
+        return None, None
+    from ..sqlvalues import sql_text
+
+    node, column = ref.match[0]
+    text = sql_text(constant(node, values, conn)) or ""
+    term = ranked.lone_term(ref.spec, text, column)
+    size = _cut_size(conn, planned.cut, values) if term is not None and planned.cut is not None else None
+    if term is None or size is None:
+        return None, None
+    got = ranked.best(storage, term, size[0])
+    given = _hit_values(conn._backend, got.hits) if got.hits is not None else None
+    if given is None:
+        return None, ((term, got) if got.every else None)
+    later = None
+    if ref.deferred:
+        args = [[constant(a, values, conn) for a in arguments] for _n, arguments in ref.aux]
+        calls = [(col, ref.aux[i][0], args[i]) for i, col in ref.deferred.items()]
+        later = RankedDeferred(conn, storage, [(text, column)], term, got.postings, calls)
+        stash.deferred.append(later)  # type: ignore[union-attr]  # checked above
+
+    def complete() -> tuple[str, Sequence[Any]]:
+        planned.paused = _CUT_PAUSE  # it fell short: the plan's next runs go without the cut
+        if later is not None:
+            stash.deferred.remove(later)  # type: ignore[union-attr]  # the full evaluation defers its own
+        every = evaluate(conn, ref, storage, values, stash)
+        return _every_hit(conn, planned, values, every, number, ref) or (planned.text, values)
+
+    return (planned.inline, (*values, *given), Fallback(size[1], complete)), None
 
 
 def _content_columns(conn: "Connection", tree: exp.Expression, refs: list[Ref], ref: Ref) -> set[str] | None:
@@ -712,13 +789,20 @@ def run(conn: "Connection", planned: Plan, values: Sequence[Any], storages: dict
     needs only its best hits (``Plan.cut``) gets those inline and a :class:`Fallback`
     (None otherwise: the text holds every hit)."""
     for number, ref in planned.matched:
-        hits = evaluate(conn, ref, storages[ref.spec.name.lower()], values, stash)
-        best = None
+        storage = storages[ref.spec.name.lower()]
+        cutting = False
         if cut and planned.cut is not None:
             if planned.paused:
                 planned.paused -= 1
             else:
-                best = _best_hits(conn, planned.cut, values, hits)
+                cutting = True
+        seed = None
+        if cutting:
+            served, seed = _ranked_by_server(conn, planned, number, ref, storage, values, stash)
+            if served is not None:
+                return served
+        hits = evaluate(conn, ref, storage, values, stash, seed)
+        best = _best_hits(conn, planned.cut, values, hits) if cutting else None
         given = _hit_values(conn._backend, best[0]) if best is not None else None
         if given is not None:
             def complete(hits: list[tuple] = hits, number: int = number, ref: Ref = ref) -> tuple[str, Sequence[Any]]:

@@ -25,6 +25,7 @@ import hashlib
 from collections.abc import Iterable, Sequence
 
 from ... import errors
+from .. import ranking
 from ..._stdlib import sqlite3
 from ...backends import pg_array
 from ...backends.base import Backend
@@ -332,6 +333,42 @@ class Storage:
             sql += f" AND i.id IN (SELECT j.id FROM {self.idx} AS j WHERE {where})"
             params += more
         return self._merged(term, prefix, self._q(sql, params))
+
+    def first_postings(self, term: str, limit: int) -> tuple[
+            tuple[int, int], dict[int, list[int]] | None, dict[int, list[int]]]:
+        """The table's (row count, token total) and the postings and sizes of the rows
+        holding ``term`` (a key of at most _KEY_BYTES bytes) when at most ``limit`` do
+        (None when more), in one round trip: a lone term's search decides here whether
+        the engine ranks them all or the server ranks the best (``ranked.py``)."""
+        read, params = self._postings_read(term, False, sizes=True)
+        stats, rows = self.backend.query_all([(self._stats_sql(), ()), (read + f" LIMIT {int(limit) + 1}", params)])
+        if len(rows) > limit:
+            return _totals(stats), None, {}
+        sizes = {int(row[2]): read_varints(bytes(row[4])) for row in rows if row[4] is not None}
+        return _totals(stats), self._merged(term, False, [row[:4] for row in rows]), sizes
+
+    def best_by_bm25(self, term: str, idf: float, avgdl: float, wanted: int) -> tuple[
+            list[tuple[int, float]], dict[int, list[int]]]:
+        """The ``wanted`` best rows holding ``term`` and every row tying the last of them,
+        ranked by PostgreSQL: (rowid, rank) in rowid order, and their positions.  bm25 of
+        a lone term with ``ranking.Bm25``'s operation order in float8 (IEEE doubles, as
+        FTS5's C), from each row's count of distinct positions and its token total
+        (issue 8: only the best rows cross the wire, not every posting with its size)."""
+        where, params = self._term_condition("i", term, False)
+        freq = ("(CASE WHEN strpos(i.pos, ',') = 0 THEN 1 ELSE "
+                "(SELECT count(DISTINCT x) FROM unnest(string_to_array(i.pos, ',')) AS x) END)::float8")
+        total = f"COALESCE((SELECT d.total FROM {self.docsize} AS d WHERE d.id = i.id), 0)::float8"
+        score = f"%s::float8 * ((f * %s::float8) / (f + %s::float8 * (%s::float8 + (%s::float8 * {total}) / %s::float8)))"
+        # each row's size by a probe of its own (a join may be planned as a scan of every size
+        # row); OFFSET 0 keeps the frequency a column, counted once per row
+        sql = (
+            "SELECT term, full_term, id, pos, r FROM (SELECT *, rank() OVER (ORDER BY r) AS k FROM ("
+            f"SELECT term, full_term, id, pos, -({score}) AS r FROM (SELECT i.*, {freq} AS f "
+            f"FROM {self.idx} AS i WHERE {where} AND i.pos <> '' OFFSET 0) AS i) AS s) AS t WHERE k <= %s ORDER BY id"
+        )
+        k1, b = ranking.K1, ranking.B
+        rows = self._q(sql, (idf, k1 + 1.0, k1, 1 - b, b, avgdl, *params, wanted))
+        return [(int(row[2]), float(row[4])) for row in rows], self._merged(term, False, [row[:4] for row in rows])
 
     def row_frequency(self, term: str, prefix: bool) -> int | None:
         """How many rows hold ``term`` (or a term starting with it), counted by the
