@@ -454,7 +454,7 @@ class Evaluation:
             self.special = query.name
             query = Query(StringNode([], eof=True), [], tuple(index.columns))
             self._buffers[0] = {}
-        elif _lone_term(index, query):
+        elif lone_term(index.detail, query):
             # issue 8: one term in every column (the usual search): its postings are the
             # matches and their buffers, as the iterators would find them row by row
             phrase = query.phrases[0]
@@ -532,11 +532,12 @@ class Evaluation:
         return got
 
 
-def _lone_term(index: Index, query: Query) -> bool:
-    """Whether ``query`` is a single term with no column filter and no ``^`` (detail=full)."""
+def lone_term(detail: str, query: Query) -> bool:
+    """Whether ``query`` is a single term with no column filter and no ``^``, on a table
+    of ``detail`` full (what the index can count and rank on its own)."""
     root = query.root
     return (
-        index.detail == "full" and isinstance(root, StringNode) and not root.eof and root.colset is None
+        detail == "full" and isinstance(root, StringNode) and not root.eof and root.colset is None
         and len(root.phrases) == 1 and len(root.phrases[0].terms) == 1 and not root.phrases[0].terms[0].first
     )
 

@@ -17,31 +17,27 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .. import ranking
+from .. import engine, ranking
 from ..errors import FtsError
-from ..query import Query, StringNode, parse_query
+from ..query import Query, parse_query
 from .spec import FtsSpec
-from .storage import _KEY_BYTES, Storage, encode
+from .storage import Storage, keyed_whole
 
 
 def lone_term(spec: FtsSpec, text: str, column: int | None) -> str | None:
-    """The term of a MATCH that is one plain term in every column, else None (also
-    for a query FTS5 refuses: the engine reports that)."""
-    if spec.detail != "full" or text.startswith("*"):
+    """The term of a MATCH that is one plain term in every column (the engine's
+    :func:`..engine.lone_term`, not a prefix, its key its bytes), else None (also for a
+    query FTS5 refuses: the engine reports that)."""
+    if text.startswith("*"):
         return None
     try:
         query = parse_query(text, spec.columns, spec.tokenizer, spec.detail, column)
     except FtsError:
         return None
-    if not isinstance(query, Query):
+    if not isinstance(query, Query) or not engine.lone_term(spec.detail, query):
         return None
-    root = query.root
-    if not isinstance(root, StringNode) or root.eof or root.colset is not None or len(root.phrases) != 1:
-        return None
-    terms = root.phrases[0].terms
-    if len(terms) != 1 or terms[0].prefix or terms[0].first or len(encode(terms[0].text)) > _KEY_BYTES:
-        return None
-    return terms[0].text
+    term = query.phrases[0].terms[0]
+    return term.text if not term.prefix and keyed_whole(term.text) else None
 
 
 def best(storage: Storage, term: str, wanted: int) -> Ranked:

@@ -53,6 +53,12 @@ def term_key(raw: bytes) -> bytes:
     return raw[:_KEY_BYTES] + hashlib.sha1(raw).digest()
 
 
+def keyed_whole(term: str) -> bool:
+    """Whether ``term``'s indexed key is its bytes themselves (not cut and digested):
+    the server can then find, count and rank its rows alone."""
+    return len(encode(term)) <= _KEY_BYTES
+
+
 def successor(raw: bytes) -> bytes | None:
     """Smallest byte string greater than every string starting with ``raw``."""
     trimmed = raw.rstrip(b"\xff")
@@ -337,15 +343,15 @@ class Storage:
     def first_postings(self, term: str, limit: int) -> tuple[
             tuple[int, int], dict[int, list[int]] | None, dict[int, list[int]]]:
         """The table's (row count, token total) and the postings and sizes of the rows
-        holding ``term`` (a key of at most _KEY_BYTES bytes) when at most ``limit`` do
+        holding ``term`` (one :func:`keyed_whole`) when at most ``limit`` do
         (None when more), in one round trip: a lone term's search decides here whether
         the engine ranks them all or the server ranks the best (``ranked.py``)."""
         read, params = self._postings_read(term, False, sizes=True)
         stats, rows = self.backend.query_all([(self._stats_sql(), ()), (read + f" LIMIT {int(limit) + 1}", params)])
         if len(rows) > limit:
             return _totals(stats), None, {}
-        sizes = {int(row[2]): read_varints(bytes(row[4])) for row in rows if row[4] is not None}
-        return _totals(stats), self._merged(term, False, [row[:4] for row in rows]), sizes
+        postings, sizes = self._postings_and_sizes(term, False, rows)
+        return _totals(stats), postings, sizes
 
     def best_by_bm25(self, term: str, idf: float, avgdl: float, wanted: int) -> tuple[
             list[tuple[int, float]], dict[int, list[int]]]:
@@ -373,7 +379,7 @@ class Storage:
     def row_frequency(self, term: str, prefix: bool) -> int | None:
         """How many rows hold ``term`` (or a term starting with it), counted by the
         server; None when only the client can tell (a term past the key's bytes)."""
-        if len(encode(term)) > _KEY_BYTES:
+        if not keyed_whole(term):
             return None
         where, params = self._term_condition("i", term, prefix)
         counted = "COUNT(DISTINCT i.id)" if prefix else "COUNT(*)"
@@ -386,9 +392,15 @@ class Storage:
         and snippets need, in one round trip (issue 8)."""
         reads = [self._postings_read(term, prefix, sizes=True)] + ([(self._stats_sql(), ())] if stats else [])
         rows, *stat = self.backend.query_all(reads)
+        postings, sizes = self._postings_and_sizes(term, prefix, rows)
+        return postings, sizes, _totals(stat[0]) if stat else None
+
+    def _postings_and_sizes(self, term: str, prefix: bool, rows: Sequence[tuple]) -> tuple[
+            dict[int, list[int]], dict[int, list[int]]]:
+        """The rows of a :meth:`_postings_read` with sizes, decoded: rowid -> positions,
+        rowid -> column sizes."""
         sizes = {int(row[2]): read_varints(bytes(row[4])) for row in rows if row[4] is not None}
-        totals = _totals(stat[0]) if stat else None
-        return self._merged(term, prefix, [row[:4] for row in rows]), sizes, totals
+        return self._merged(term, prefix, [row[:4] for row in rows]), sizes
 
     def _postings_read(self, term: str, prefix: bool, sizes: bool) -> tuple[str, tuple]:
         """The read of a term's index rows (a range of keys for a prefix); ``sizes``:
