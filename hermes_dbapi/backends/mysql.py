@@ -465,7 +465,8 @@ class MySQLBackend(faults.MyFaults, Backend):
         return results[-1] if sql else []
 
     def _release_sql(self) -> str:
-        return self._meta.mogrify("SELECT RELEASE_LOCK(%s)", (self._lock_name,))
+        """DO, not SELECT: nothing in its answer is read, so no result set to parse (issue 8)."""
+        return self._meta.mogrify("DO RELEASE_LOCK(%s)", (self._lock_name,))
 
     def _quietly(self, statement: str) -> None:
         """A clean-up statement whose failure the caller's own error outranks."""
