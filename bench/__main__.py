@@ -61,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         if "workload" in args.only:  # runs first: its cache hit rate belongs in section 2
             with placement.split() as where:
                 flow = section("workload", workload.run, servers, workdir, args.quick)
+                flow["append_split"] = section("append_split", workload.append_split, servers, workdir, args.quick)
             flow["placement"] = where  # out["workload"] is this dict: the JSON has it there
             hit_rate = flow["cache"]
         if "cache" in args.only:

@@ -89,7 +89,24 @@ def workload(result: dict, v: Verdicts) -> str:
                  ["implementation", "ops/s", "hand-written ops/s", "ratio", "bar"], rows)
     if result.get("per_operation"):
         text += "\n" + _per_operation(result["per_operation"])
+    if result.get("append_split"):
+        text += "\n" + _append_split(result["append_split"])
     return text + f"\nplacement: {result['placement']}" if result.get("placement") else text
+
+
+def _append_split(split: dict[str, dict[str, float]]) -> str:
+    """The append's gap split: the full-text index's upkeep (with minus without the
+    index, each side) and the rest (the gap without any index)."""
+    rows = []
+    for server, us in split.items():
+        upkeep_h = us["hermes_indexed"] - us["hermes_plain"]
+        upkeep_r = us["raw_indexed"] - us["raw_plain"]
+        rows.append([server, us["hermes_indexed"], us["raw_indexed"], us["hermes_plain"], us["raw_plain"],
+                     upkeep_h, upkeep_r, us["hermes_plain"] - us["raw_plain"]])
+    return table("3c. append_message with and without the full-text index (µs per call, median; "
+                 "index upkeep = with − without; rest = the gap without an index)",
+                 ["server", "hermes µs", "raw µs", "hermes, no index", "raw, no index",
+                  "hermes index upkeep", "raw index upkeep", "rest of the gap"], rows)
 
 
 def _per_operation(spent: dict[str, dict[str, dict[str, float]]]) -> str:

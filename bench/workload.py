@@ -43,14 +43,14 @@ class RawPG:
     PostgreSQL's own full-text search (a GIN index, ts_rank, ts_headline) stands
     in for FTS5; no global write lock (row locks suffice)."""
 
-    def __init__(self, namespace: str) -> None:
-        own = namespace + "_raw"
+    def __init__(self, namespace: str, indexed: bool = True) -> None:
+        own = namespace + ("_raw" if indexed else "_rawplain")
         setup = raw_connect("postgres", namespace)
         setup.execute(f'DROP SCHEMA IF EXISTS "{own}" CASCADE')
         setup.execute(f'CREATE SCHEMA "{own}"')
         setup.close()
         self.conn = raw_connect("postgres", own, dict_rows=True)
-        for ddl in _PG_SCHEMA:
+        for ddl in _PG_SCHEMA if indexed else _PG_SCHEMA[:-1]:
             self.conn.execute(ddl)
 
     def create_session(self, session_id: str, source: str, title: str | None = None) -> None:
@@ -94,12 +94,13 @@ class RawPG:
         self.conn.close()
 
 
+_MY_FTS_KEY = "FULLTEXT KEY idx_messages_fts (content), "
 _MY_SCHEMA = (
     "CREATE TABLE sessions (id VARCHAR(255) PRIMARY KEY, source TEXT NOT NULL, title VARCHAR(255), "
     "started_at DOUBLE NOT NULL, message_count BIGINT DEFAULT 0, UNIQUE KEY idx_sessions_title_unique (title))",
     "CREATE TABLE messages (id BIGINT AUTO_INCREMENT PRIMARY KEY, session_id VARCHAR(255) NOT NULL, "
     "role TEXT NOT NULL, content TEXT, timestamp DOUBLE NOT NULL, "
-    "KEY idx_messages_session (session_id, timestamp), FULLTEXT KEY idx_messages_fts (content), "
+    "KEY idx_messages_session (session_id, timestamp), " + _MY_FTS_KEY +
     "FOREIGN KEY (session_id) REFERENCES sessions(id))",
     "CREATE INDEX idx_sessions_started ON sessions(started_at DESC)",
 )
@@ -110,8 +111,8 @@ class RawMy:
     InnoDB FULLTEXT stands in for FTS5 (MariaDB has no snippet function: the
     hand-written version marks the words in Python)."""
 
-    def __init__(self, namespace: str) -> None:
-        own = namespace + "_raw"
+    def __init__(self, namespace: str, indexed: bool = True) -> None:
+        own = namespace + ("_raw" if indexed else "_rawplain")
         setup = raw_connect("mariadb", namespace)
         with setup.cursor() as cur:
             cur.execute(f"DROP DATABASE IF EXISTS `{own}`")
@@ -119,7 +120,7 @@ class RawMy:
         setup.close()
         self.conn = raw_connect("mariadb", own, dict_rows=True)
         self.cur = self.conn.cursor()
-        for ddl in _MY_SCHEMA:
+        for ddl in _MY_SCHEMA if indexed else [_MY_SCHEMA[0], _MY_SCHEMA[1].replace(_MY_FTS_KEY, ""), _MY_SCHEMA[2]]:
             self.cur.execute(ddl)
 
     def create_session(self, session_id: str, source: str, title: str | None = None) -> None:
@@ -265,3 +266,39 @@ def run(servers: list[str], workdir: str, quick: bool) -> dict:
             "hit_rate": (lookups - translated) / lookups if lookups else float("nan"),
         },
     }
+
+
+def append_split(servers: list[str], workdir: str, quick: bool) -> dict[str, dict[str, float]]:
+    """µs per append_message (median over interleaved rounds), with the full-text index
+    and without it, through hermes_dbapi and hand-written: how much of the append gap
+    is the index's upkeep (FTS5's exact index kept by the example's trigger, against
+    the server's own full-text index) and how much the rest (statement atomicity,
+    the write lock, the shim's own work)."""
+    count, rounds = (50, 3) if quick else (200, 6)
+    out = {}
+    for server in servers:
+        module, plain = _sessiondb_module(), _sessiondb_module()
+        plain.SCHEMA = module.SCHEMA.split("CREATE VIRTUAL TABLE")[0]  # no FTS5 table, no triggers
+        raw_cls = RawPG if server == "postgres" else RawMy
+        with backend_env(server):
+            impls = {"hermes_indexed": module.SessionDB(os.path.join(workdir, "split_indexed.db")),
+                     "hermes_plain": plain.SessionDB(os.path.join(workdir, "split_plain.db"))}
+        impls["raw_indexed"] = raw_cls(namespace_of(impls["hermes_indexed"].conn))
+        impls["raw_plain"] = raw_cls(namespace_of(impls["hermes_plain"].conn), indexed=False)
+        for name, db in impls.items():
+            db.create_session(f"split-{name}", "cli")
+            for m in range(5):  # warm up
+                db.append_message(f"split-{name}", "user", f"warm {m}")
+        samples: dict[str, list[float]] = {name: [] for name in impls}
+        names = list(impls)
+        for r in range(rounds):
+            for name in names if r % 2 == 0 else reversed(names):
+                db, sid = impls[name], f"split-{name}"
+                start = time.perf_counter()
+                for m in range(count):
+                    db.append_message(sid, "user" if m % 2 == 0 else "assistant", f"message {m} of {sid} about topic{m % 7}")
+                samples[name].append((time.perf_counter() - start) * 1e6 / count)
+        for db in impls.values():
+            db.close()
+        out[server] = {name: statistics.median(v) for name, v in samples.items()}
+    return out
