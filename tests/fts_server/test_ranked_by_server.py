@@ -1,10 +1,10 @@
 """A lone term's search ranked by the server (issue 8, ``fts/server/ranked.py``).
 
-``... WHERE t MATCH 'word' ORDER BY rank LIMIT n`` on PostgreSQL: the server
+``... WHERE t MATCH 'word' ORDER BY rank LIMIT n`` on a server: the server
 computes every row's bm25 and sends the best rows only.  The rows, their rank
 doubles bit for bit, snippets and highlights must be sqlite3's, on every
-backend; on PostgreSQL the server must actually have ranked them, and only
-for the queries it can rank exactly.
+backend; on PostgreSQL and MariaDB the server must actually have ranked them,
+and only for the queries it can rank exactly.
 """
 
 from __future__ import annotations
@@ -69,10 +69,10 @@ SNIPPETS = ("SELECT rowid, highlight(messages_fts, 0, '[', ']'), snippet(message
     (RANKED + ", rowid LIMIT 200", ("topic",), False),
 ])
 def test_lone_term_search_is_sqlites(pair, backend, server_ranked, sql, params, by_server) -> None:
-    """The rows, rank doubles and snippets of sqlite3; PostgreSQL ranked them where many
+    """The rows, rank doubles and snippets of sqlite3; the server ranked them where many
     more rows hold the term than the statement wants."""
     pair.same(sql, params)
-    assert len(server_ranked) == (1 if backend.name == "postgres" and by_server else 0)
+    assert len(server_ranked) == (1 if backend.is_server and by_server else 0)
 
 
 def test_best_rows_falling_short_run_again_with_every_hit(pair, backend, server_ranked) -> None:
@@ -80,19 +80,19 @@ def test_best_rows_falling_short_run_again_with_every_hit(pair, backend, server_
     best rows leave the statement short, and it runs again over every hit (the
     plan's next runs skip the cut for a while, as the engine's cut does)."""
     pair.same(SEARCH, ("topic", "late", "late", 5, 0))
-    assert len(server_ranked) == (1 if backend.name == "postgres" else 0)
+    assert len(server_ranked) == (1 if backend.is_server else 0)
     if backend.is_server:
         plan = next(p for (text, _s), (_e, p, _n) in pair.shim._fts_bridge._plans.items() if text == SEARCH)
         assert plan.paused > 0  # it fell short and ran again with every hit
     pair.same(SEARCH, ("topic", "late", "late", 50, 10))
-    assert len(server_ranked) == (1 if backend.name == "postgres" else 0)
+    assert len(server_ranked) == (1 if backend.is_server else 0)
 
 
 def test_a_rowid_indexed_twice_ranks_as_the_engine_does(pair, backend, server_ranked, monkeypatch) -> None:
     """External content indexed twice under one rowid (FTS5 keeps both; the shim, like
     FTS5, then answers differently from a fresh index): positions that appear twice
     count once in bm25's frequency, as the engine counts them."""
-    if backend.name != "postgres":
+    if not backend.is_server:
         pytest.skip("the server's ranking")
     for rowid, text in [(3, "topic topic w1"), (7, "topic w2 w3"), (7, "topic w2 w3"), (9, "w4 topic")]:
         pair.shim.execute("INSERT INTO messages_fts(rowid, content) VALUES (?, ?)", (rowid, text))

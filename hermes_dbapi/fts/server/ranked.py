@@ -1,12 +1,13 @@
-"""A lone term's best rows, ranked by PostgreSQL itself (issue 8).
+"""A lone term's best rows, ranked by the server itself (issue 8).
 
 The usual search is one word, ordered by rank, a page at a time.  Ranking in
 Python needs every row holding the word, with its positions and its size,
 fetched first: 10,000 rows for a common word in 100,000 messages.  bm25 of a
 lone term needs only, per row, its count of positions and its token total,
 both on the server, and the table's counts: the server computes each row's
-rank (``Storage.best_by_bm25``: FTS5's operation order in float8, IEEE doubles
-like SQLite's C, the IDF and average length computed here once, as
+rank (``Storage.best_by_bm25``: FTS5's operation order in float8 on PostgreSQL,
+DOUBLE on MariaDB, IEEE doubles like SQLite's C, the IDF and average length
+computed here once, as
 ``ranking.Bm25`` does) and sends only the best rows.  Anything else (prefix,
 column filter, ``^``, a phrase, a long term, detail other than full) is left
 to the Python engine.
@@ -18,10 +19,17 @@ import math
 from dataclasses import dataclass
 
 from .. import engine, ranking
+from ...backends.base import Backend
 from ..errors import FtsError
 from ..query import Query, parse_query
 from .spec import FtsSpec
 from .storage import Storage, keyed_whole
+
+
+def ranks_here(backend: Backend) -> bool:
+    """Whether this server ranks: PostgreSQL, MariaDB (MySQL 8, whose CAST AS DOUBLE
+    needs 8.0.17 and which no test here reaches, keeps the engine)."""
+    return backend.kind == "postgres" or getattr(backend, "dialect", "") == "mariadb"
 
 
 def lone_term(spec: FtsSpec, text: str, column: int | None) -> str | None:

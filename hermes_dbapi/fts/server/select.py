@@ -674,12 +674,11 @@ def _ranked_by_server(conn: "Connection", planned: Plan, number: int, ref: Ref, 
                       values: Sequence[Any], stash: Stash | None
                       ) -> tuple[tuple[str, Sequence[Any], Fallback] | None, tuple[str, ranked.Ranked] | None]:
     """The run of a cut statement whose MATCH is a lone term, its best hits ranked by
-    PostgreSQL (``ranked``), inline, snippets and highlights made afterwards from the
+    the server (``ranked``), inline, snippets and highlights made afterwards from the
     returned rows' postings alone; or None and, when few rows hold the term, the term
     and those rows for the engine to rank (fetched while deciding).  (None, None), with
-    nothing sent, where the engine serves (another server, other auxiliary calls,
-    other queries)."""
-    if (conn._backend.kind != "postgres" or planned.inline is None or len(planned.matched) != 1
+    nothing sent, where the engine serves (MySQL, other auxiliary calls, other queries)."""
+    if (not ranked.ranks_here(conn._backend) or planned.inline is None or len(planned.matched) != 1
             or len(ref.match) != 1 or any(i not in ref.deferred for i in range(len(ref.aux)))
             or (ref.deferred and stash is None)):
         return None, None

@@ -42,6 +42,34 @@ _TYPES = {
 }
 
 
+# A lone term's best rows ranked by the server (``Storage.best_by_bm25``): the
+# frequency is the count of distinct positions (a rowid indexed twice repeats
+# some, as the engine's set() drops them), the length the row's token total, each
+# row's size by a probe of its own (a join may be planned as a scan of every size
+# row); parameters: IDF, k1 + 1, k1, 1 - b, b, average length, the term's key, wanted.
+_BM25 = "%s{d} * ((f * %s{d}) / (f + %s{d} * (%s{d} + (%s{d} * total) / %s{d})))"
+_BEST_BY_BM25 = {
+    # OFFSET 0 keeps the frequency a column, counted once per row
+    "postgres": (
+        "SELECT term, full_term, id, pos, r FROM (SELECT *, rank() OVER (ORDER BY r) AS k FROM ("
+        "SELECT term, full_term, id, pos, -(" + _BM25.format(d="::float8") + ") AS r FROM (SELECT i.*, "
+        "(CASE WHEN strpos(i.pos, ',') = 0 THEN 1 ELSE "
+        "(SELECT count(DISTINCT x) FROM unnest(string_to_array(i.pos, ',')) AS x) END)::float8 AS f, "
+        "COALESCE((SELECT d.total FROM {docsize} AS d WHERE d.id = i.id), 0)::float8 AS total "
+        "FROM {idx} AS i WHERE {where} AND i.pos <> '' OFFSET 0) AS i) AS s) AS t WHERE k <= %s ORDER BY id"
+    ),
+    # PyMySQL writes a float parameter as a DOUBLE literal (1.5e0), never a DECIMAL
+    "mysql": (
+        "SELECT term, full_term, id, pos, r FROM (SELECT s.*, RANK() OVER (ORDER BY r) AS k FROM ("
+        "SELECT term, full_term, id, pos, -(" + _BM25.format(d="") + ") AS r FROM (SELECT i.*, "
+        "CAST(CASE WHEN LOCATE(',', i.pos) = 0 THEN 1 ELSE (SELECT COUNT(DISTINCT j.x) FROM "
+        "JSON_TABLE(CONCAT('[', i.pos, ']'), '$[*]' COLUMNS (x BIGINT PATH '$')) AS j) END AS DOUBLE) AS f, "
+        "CAST(COALESCE((SELECT d.total FROM {docsize} AS d WHERE d.id = i.id), 0) AS DOUBLE) AS total "
+        "FROM {idx} AS i WHERE {where} AND i.pos <> '') AS i) AS s) AS t WHERE k <= %s ORDER BY id"
+    ),
+}
+
+
 def encode(term: str) -> bytes:
     return term.encode("utf-8", "surrogatepass")
 
@@ -356,22 +384,12 @@ class Storage:
     def best_by_bm25(self, term: str, idf: float, avgdl: float, wanted: int) -> tuple[
             list[tuple[int, float]], dict[int, list[int]]]:
         """The ``wanted`` best rows holding ``term`` and every row tying the last of them,
-        ranked by PostgreSQL: (rowid, rank) in rowid order, and their positions.  bm25 of
-        a lone term with ``ranking.Bm25``'s operation order in float8 (IEEE doubles, as
-        FTS5's C), from each row's count of distinct positions and its token total
-        (issue 8: only the best rows cross the wire, not every posting with its size)."""
+        ranked by the server: (rowid, rank) in rowid order, and their positions.  bm25 of
+        a lone term with ``ranking.Bm25``'s operation order in IEEE doubles (float8,
+        DOUBLE), as FTS5's C, from each row's count of distinct positions and its token
+        total (issue 8: only the best rows cross the wire, not every posting with its size)."""
         where, params = self._term_condition("i", term, False)
-        freq = ("(CASE WHEN strpos(i.pos, ',') = 0 THEN 1 ELSE "
-                "(SELECT count(DISTINCT x) FROM unnest(string_to_array(i.pos, ',')) AS x) END)::float8")
-        total = f"COALESCE((SELECT d.total FROM {self.docsize} AS d WHERE d.id = i.id), 0)::float8"
-        score = f"%s::float8 * ((f * %s::float8) / (f + %s::float8 * (%s::float8 + (%s::float8 * {total}) / %s::float8)))"
-        # each row's size by a probe of its own (a join may be planned as a scan of every size
-        # row); OFFSET 0 keeps the frequency a column, counted once per row
-        sql = (
-            "SELECT term, full_term, id, pos, r FROM (SELECT *, rank() OVER (ORDER BY r) AS k FROM ("
-            f"SELECT term, full_term, id, pos, -({score}) AS r FROM (SELECT i.*, {freq} AS f "
-            f"FROM {self.idx} AS i WHERE {where} AND i.pos <> '' OFFSET 0) AS i) AS s) AS t WHERE k <= %s ORDER BY id"
-        )
+        sql = _BEST_BY_BM25[self.kind].format(idx=self.idx, docsize=self.docsize, where=where)
         k1, b = ranking.K1, ranking.B
         rows = self._q(sql, (idf, k1 + 1.0, k1, 1 - b, b, avgdl, *params, wanted))
         return [(int(row[2]), float(row[4])) for row in rows], self._merged(term, False, [row[:4] for row in rows])
