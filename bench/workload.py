@@ -50,7 +50,7 @@ class RawPG:
         setup.execute(f'CREATE SCHEMA "{own}"')
         setup.close()
         self.conn = raw_connect("postgres", own, dict_rows=True)
-        for ddl in _PG_SCHEMA if indexed else _PG_SCHEMA[:-1]:
+        for ddl in _PG_SCHEMA if indexed else [ddl for ddl in _PG_SCHEMA if "USING gin" not in ddl]:
             self.conn.execute(ddl)
 
     def create_session(self, session_id: str, source: str, title: str | None = None) -> None:
@@ -120,7 +120,7 @@ class RawMy:
         setup.close()
         self.conn = raw_connect("mariadb", own, dict_rows=True)
         self.cur = self.conn.cursor()
-        for ddl in _MY_SCHEMA if indexed else [_MY_SCHEMA[0], _MY_SCHEMA[1].replace(_MY_FTS_KEY, ""), _MY_SCHEMA[2]]:
+        for ddl in _MY_SCHEMA if indexed else [ddl.replace(_MY_FTS_KEY, "") for ddl in _MY_SCHEMA]:
             self.cur.execute(ddl)
 
     def create_session(self, session_id: str, source: str, title: str | None = None) -> None:

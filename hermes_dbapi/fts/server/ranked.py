@@ -29,7 +29,7 @@ from .storage import Storage, keyed_whole
 def ranks_here(backend: Backend) -> bool:
     """Whether this server ranks: PostgreSQL, MariaDB (MySQL 8, whose CAST AS DOUBLE
     needs 8.0.17 and which no test here reaches, keeps the engine)."""
-    return backend.kind == "postgres" or getattr(backend, "dialect", "") == "mariadb"
+    return backend.dialect in ("postgres", "mariadb")
 
 
 def lone_term(spec: FtsSpec, text: str, column: int | None) -> str | None:

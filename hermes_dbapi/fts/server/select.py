@@ -702,11 +702,9 @@ def _ranked_by_server(conn: "Connection", planned: Plan, number: int, ref: Ref, 
         stash.deferred.append(later)  # type: ignore[union-attr]  # checked above
 
     def complete() -> tuple[str, Sequence[Any]]:
-        planned.paused = _CUT_PAUSE  # it fell short: the plan's next runs go without the cut
         if later is not None:
             stash.deferred.remove(later)  # type: ignore[union-attr]  # the full evaluation defers its own
-        every = evaluate(conn, ref, storage, values, stash)
-        return _every_hit(conn, planned, values, every, number, ref) or (planned.text, values)
+        return _fell_short(conn, planned, values, evaluate(conn, ref, storage, values, stash), number, ref)
 
     return (planned.inline, (*values, *given), Fallback(size[1], complete)), None
 
@@ -805,14 +803,21 @@ def run(conn: "Connection", planned: Plan, values: Sequence[Any], storages: dict
         given = _hit_values(conn._backend, best[0]) if best is not None else None
         if given is not None:
             def complete(hits: list[tuple] = hits, number: int = number, ref: Ref = ref) -> tuple[str, Sequence[Any]]:
-                planned.paused = _CUT_PAUSE  # it fell short: the plan's next runs go without the cut
-                return _every_hit(conn, planned, values, hits, number, ref) or (planned.text, values)
+                return _fell_short(conn, planned, values, hits, number, ref)
 
             return planned.inline, (*values, *given), Fallback(best[1], complete)
         done = _every_hit(conn, planned, values, hits, number, ref)
         if done is not None:
             return (*done, None)
     return planned.text, values, None
+
+
+def _fell_short(conn: "Connection", planned: Plan, values: Sequence[Any], hits: list[tuple], number: int,
+                ref: Ref) -> tuple[str, Sequence[Any]]:
+    """A cut's :class:`Fallback`: the statement again with every hit, and the plan's
+    next runs without the cut for a while."""
+    planned.paused = _CUT_PAUSE
+    return _every_hit(conn, planned, values, hits, number, ref) or (planned.text, values)
 
 
 def _every_hit(conn: "Connection", planned: Plan, values: Sequence[Any], hits: list[tuple], number: int,
