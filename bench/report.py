@@ -184,4 +184,4 @@ def fts(result: dict, v: Verdicts) -> str:
         same = all(q["same_rows"] for q in result["queries"])
         text += f"\n{s}: geometric mean {geo:.2f}× SQLite, worst {max(ratios):.2f}×"
         v.mark(f"FTS rows identical {s}", same, "same row counts as SQLite", "same" if same else "differ")
-    return text + f"\nsetup (executemany + 'rebuild'): {setup}"
+    return text + f"\nsetup (executemany + 'rebuild' + VACUUM): {setup}"

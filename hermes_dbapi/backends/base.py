@@ -225,6 +225,10 @@ class Backend(ABC):
         """Make the next automatic id of ``table`` larger than ``value`` (None: than
         the column's highest value), if needed."""
 
+    def vacuum(self) -> None:
+        """SQLite's ``VACUUM`` outside a transaction: have the server tidy the
+        namespace's tables now rather than when it gets round to it; nothing here."""
+
     def returns_inserted(self, driver_sql: str) -> bool:
         """Whether ``driver_sql`` (a one-row INSERT) may take ``RETURNING`` to give its row
         back in the same round trip (issue 8: the trigger engine's INSERT)."""

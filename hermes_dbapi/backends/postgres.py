@@ -692,6 +692,23 @@ class PostgresBackend(faults.PgFaults, Backend):
             except psycopg.Error:
                 pass  # connection-level trouble: the next statement reports it
 
+    def vacuum(self) -> None:
+        """``VACUUM (ANALYZE)`` of the namespace's tables: dead rows reclaimed, planner
+        statistics and the visibility map brought up to date (index-only scans skip
+        the table for pages it marks all-visible: FTS postings are read by term,
+        scattered over the table in insertion order), as autovacuum would in time
+        (it may be off).  A table another session is vacuuming or altering is
+        skipped, not waited for; a read-only connection leaves them be."""
+        if self.read_only:
+            return
+        tables = self.query(
+            "SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = %s AND c.relkind IN ('r', 'm') ORDER BY c.relname", (self.namespace,))
+        if tables:
+            self.flush()
+            skip = ", SKIP_LOCKED" if self.server_version >= (12,) else ""
+            self._meta.execute(f"VACUUM (ANALYZE{skip}) " + ", ".join(t[0] for t in tables))
+
     def has_table(self, name: str) -> bool:
         return bool(self.query("SELECT to_regclass(%s) IS NOT NULL", (f'"{self.namespace}"."{name}"',))[0][0])
 

@@ -1,8 +1,11 @@
 """VACUUM, ANALYZE, REINDEX, ATTACH and DETACH on a server.
 
-The server reclaims space and keeps statistics itself, so ``VACUUM``,
-``ANALYZE`` and ``REINDEX`` succeed without doing anything (after SQLite's own
-check that the statement is valid, e.g. that a named index exists).  ``VACUUM
+The server reclaims space and keeps statistics itself, so ``ANALYZE`` and
+``REINDEX`` succeed without doing anything (after SQLite's own check that the
+statement is valid, e.g. that a named index exists); so does ``VACUUM`` on
+MySQL/MariaDB, while on PostgreSQL it vacuums the namespace's tables now
+(``VACUUM (ANALYZE)``: autovacuum may be late or off, and index-only scans need
+its visibility map).  ``VACUUM
 INTO`` (a file copy) and ``ATTACH``/``DETACH`` (another file in the same
 connection) have no honest server meaning: ``NotSupportedError`` says so.
 """
@@ -37,6 +40,8 @@ def run(conn: "Connection", cursor: "Cursor", sql: str, keyword: str, parameters
         raise errors.not_supported("VACUUM INTO (a copy of the database file)", server)
     if keyword == "VACUUM" and conn._backend.in_transaction:
         raise errors.operational("cannot VACUUM from within a transaction")
+    if keyword == "VACUUM":
+        conn._backend.vacuum()
     cursor._set_result(None, -1, conn._last_rowid)
     return True
 

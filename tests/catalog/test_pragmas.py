@@ -111,3 +111,41 @@ def test_vacuum_into_and_attach(backend):
             conn.execute(sql, (target,))
     with pytest.raises(NotSupportedError):
         conn.execute("DETACH other")
+
+
+def test_vacuum_tidies_the_tables_on_postgres(backend):
+    """PostgreSQL: VACUUM vacuums and analyzes the namespace's tables (the visibility map
+    an index-only scan needs, fresh statistics), whether or not autovacuum runs."""
+    if backend.name != "postgres":
+        pytest.skip("PostgreSQL's VACUUM")
+    conn = backend.connect(isolation_level=None)
+    conn.execute("CREATE TABLE t(a)")
+    conn.execute("CREATE VIRTUAL TABLE f USING fts5(x)")
+    conn.executemany("INSERT INTO t VALUES (?)", [(i,) for i in range(200)])
+    conn.executemany("INSERT INTO f VALUES (?)", [(f"word{i} other",) for i in range(200)])
+    raw = backend.raw_connect()
+    try:
+        pages = "SELECT c.relname, c.relallvisible > 0, c.reltuples > 0 FROM pg_class c " \
+                "WHERE c.relnamespace = %s::regnamespace AND c.relname IN ('t', 'f_idx', 'f_docsize') ORDER BY 1"
+        namespace = conn._backend.namespace
+        assert raw.execute(pages, (namespace,)).fetchall() == [
+            ("f_docsize", False, False), ("f_idx", False, False), ("t", False, False)]
+        conn.execute("VACUUM")
+        assert raw.execute(pages, (namespace,)).fetchall() == [
+            ("f_docsize", True, True), ("f_idx", True, True), ("t", True, True)]
+    finally:
+        raw.close()
+    assert conn.execute("SELECT count(*) FROM f WHERE f MATCH 'other'").fetchone() == (200,)
+
+
+def test_vacuum_inside_a_transaction_is_refused(backend):
+    conn = backend.connect()
+    conn.execute("CREATE TABLE t(a INTEGER)")
+    conn.execute("INSERT INTO t VALUES (1)")
+    import hermes_dbapi
+
+    with pytest.raises(hermes_dbapi.OperationalError, match="cannot VACUUM from within a transaction"):
+        conn.execute("VACUUM")
+    conn.commit()
+    conn.execute("VACUUM")
+    assert conn.execute("SELECT a FROM t").fetchall() == [(1,)]
