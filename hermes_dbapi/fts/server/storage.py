@@ -22,6 +22,7 @@ so it is inside the application's transaction and rolls back with it.
 from __future__ import annotations
 
 import hashlib
+import operator
 from collections.abc import Iterable, Sequence
 
 from ... import errors
@@ -121,6 +122,9 @@ def read_varints(blob: bytes) -> list[int]:
             out.append(v)
             v = 0
     return out
+
+
+_by_key = operator.itemgetter(0, 1)
 
 
 def _totals(rows: Sequence[Sequence]) -> tuple[int, int]:
@@ -254,6 +258,8 @@ class Storage:
     def insert_rows(self, rows: Iterable[tuple[int, Sequence[object]]]) -> None:
         """Index ``(rowid, values)`` rows (and store the values if contentful)."""
         postings, docs, contents = self.encode_rows(rows)
+        if self.kind == "postgres":  # a term's postings on shared pages (InnoDB keeps key order itself)
+            postings.sort(key=_by_key)
         writes = self._inserts(self.idx, "(term, id, full_term, pos)", ("bytea", "bigint", "bytea", "text"),
                                postings, merge="pos")
         writes += self._inserts(self.docsize, "(id, sz, total)", ("bigint", "bytea", "bigint"), docs, merge="sz")
