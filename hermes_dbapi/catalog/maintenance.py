@@ -38,9 +38,9 @@ def run(conn: "Connection", cursor: "Cursor", sql: str, keyword: str, parameters
         raise errors.not_supported(f"{keyword} (another database file in one connection)", server)
     if keyword == "VACUUM" and _INTO.search(sql):
         raise errors.not_supported("VACUUM INTO (a copy of the database file)", server)
-    if keyword == "VACUUM" and conn._backend.in_transaction:
-        raise errors.operational("cannot VACUUM from within a transaction")
     if keyword == "VACUUM":
+        if conn._backend.in_transaction:
+            raise errors.operational("cannot VACUUM from within a transaction")
         conn._backend.vacuum()
     cursor._set_result(None, -1, conn._last_rowid)
     return True

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+import hermes_dbapi
+
 SEQUENCES = {
     "journal_mode": ["PRAGMA journal_mode", "PRAGMA journal_mode=WAL", "PRAGMA journal_mode = wal",
                      "PRAGMA journal_mode=DELETE", "PRAGMA journal_mode", "PRAGMA journal_mode=bogus",
@@ -125,8 +127,8 @@ def test_vacuum_tidies_the_tables_on_postgres(backend):
     conn.executemany("INSERT INTO f VALUES (?)", [(f"word{i} other",) for i in range(200)])
     raw = backend.raw_connect()
     try:
-        pages = "SELECT c.relname, c.relallvisible > 0, c.reltuples > 0 FROM pg_class c " \
-                "WHERE c.relnamespace = %s::regnamespace AND c.relname IN ('t', 'f_idx', 'f_docsize') ORDER BY 1"
+        pages = ("SELECT c.relname, c.relallvisible > 0, c.reltuples > 0 FROM pg_class c "
+                 "WHERE c.relnamespace = %s::regnamespace AND c.relname IN ('t', 'f_idx', 'f_docsize') ORDER BY 1")
         namespace = conn._backend.namespace
         assert raw.execute(pages, (namespace,)).fetchall() == [
             ("f_docsize", False, False), ("f_idx", False, False), ("t", False, False)]
@@ -142,8 +144,6 @@ def test_vacuum_inside_a_transaction_is_refused(backend):
     conn = backend.connect()
     conn.execute("CREATE TABLE t(a INTEGER)")
     conn.execute("INSERT INTO t VALUES (1)")
-    import hermes_dbapi
-
     with pytest.raises(hermes_dbapi.OperationalError, match="cannot VACUUM from within a transaction"):
         conn.execute("VACUUM")
     conn.commit()
