@@ -375,3 +375,24 @@ def _fts_workers() -> list[str]:
         except OSError:
             pass
     return found
+
+
+def test_fts_postings_of_a_term_share_pages_on_postgres(server, source, cli):
+    """PostgreSQL: each batch's postings are loaded in key order, as 'rebuild' writes
+    them, so a term's postings share table pages (InnoDB keeps key order itself)."""
+    if server.name != "postgres":
+        pytest.skip("PostgreSQL's heap order")
+    name = server.prefix + "fts_layout"
+    assert cli("migrate", source, "--to", server.url, "--namespace", name, "--batch", "400").code == 0
+    conn = hermes_dbapi.connect(_url(server, name))
+    try:
+        q = conn._backend.query
+        page = "(ctid::text::point)[0]"
+        (term,) = q("SELECT term FROM messages_fts_idx WHERE full_term IS NULL AND octet_length(term) <= 16 "
+                    "GROUP BY term ORDER BY count(*) DESC, term LIMIT 1")[0]
+        (pages, holding) = q(f"SELECT count(DISTINCT {page}), count(*) FROM messages_fts_idx WHERE term = %s",
+                             (term,))[0]
+        (total,) = q(f"SELECT count(DISTINCT {page}) FROM messages_fts_idx")[0]
+        assert holding > 200 and pages * 4 <= total, (pages, holding, total)
+    finally:
+        conn.close()

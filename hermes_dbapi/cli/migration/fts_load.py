@@ -138,9 +138,9 @@ class FtsLoader:
             tokens += total
             docs.append((rowid, varints(sizes), total))
             if len(postings) >= PIECE_LINES:
-                pieces += self._pieces(storage.idx, idx_cols, postings)
+                pieces += self._pieces(storage.idx, idx_cols, self._clustered(postings))
                 postings.clear()
-        pieces += self._pieces(storage.idx, idx_cols, postings)
+        pieces += self._pieces(storage.idx, idx_cols, self._clustered(postings))
         del postings
         loads = [(storage.idx, idx_cols, pieces)]
         docsize = self.format.docsize
@@ -153,6 +153,14 @@ class FtsLoader:
             lines = [content(r, values) for r, values in rows]
             loads.append((storage.content, cols, self._pieces(storage.content, cols, lines)))
         return Encoded(loads, len(docs), tokens, rows[-1][0] if rows else None)
+
+    def _clustered(self, lines: list[str]) -> list[str]:
+        """PostgreSQL: a piece's postings in key order (a line starts with its term's key
+        in hex, which sorts as the bytes do), so that a term's postings share table
+        pages, as ``Storage.insert_rows`` writes them; InnoDB keeps key order itself."""
+        if self.pg:
+            lines.sort()
+        return lines
 
     def _pieces(self, table: str, cols: str, lines: list[str]) -> list[str]:
         """``lines`` as load text: one ``COPY`` piece, or ``INSERT`` statements of at most
