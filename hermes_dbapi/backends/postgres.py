@@ -704,8 +704,7 @@ class PostgresBackend(faults.PgFaults, Backend):
         tables = self.query(
             "SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
             "WHERE n.nspname = %s AND c.relkind IN ('r', 'm') ORDER BY c.relname", (self.namespace,))
-        if tables:
-            self.flush()
+        if tables:  # query() sent whatever was pending
             skip = ", SKIP_LOCKED" if self.server_version >= (12,) else ""
             self._meta.execute(f"VACUUM (ANALYZE{skip}) " + ", ".join(t[0] for t in tables))
 
